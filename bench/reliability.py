@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import argparse  # noqa: E402
+import atexit  # noqa: E402
 import http.client  # noqa: E402
 import itertools  # noqa: E402
 import json  # noqa: E402
@@ -138,18 +139,130 @@ ORDERS = (("red", "move R1 0202"), ("red", "move R2 0203"), ("red", "end"), ("re
 HTTP_ERRORS = (OSError, http.client.HTTPException)  # refused, reset, closed mid-answer, timed out: no answer
 
 
+# The process each `serve` is forked from (`Launcher`): it imported the command line and the web app's modules
+# and loaded the rule sets once; a request line {"start": ARGS, "env", "log"} forks a child that runs `cli.py ARGS`
+# as `python cli.py ARGS` would (its own environment, the log as its standard output and error, no standard input)
+# and answers its pid; {"wait": PID, "timeout": S} reaps it, answering its exit status (negative: the signal), or
+# null while it runs.
+LAUNCHER = """
+import json, os, sys, time, traceback
+sys.path.insert(0, {root!r})
+os.chdir({root!r})
+from app.cli import cli
+import app.events.postgres, app.web, app.web.access, app.web.server
+from app.web import headers, play, players, replay, routes
+from app.rules.catalog import installed
+from app.service import games
+
+games.rule_sets(installed())  # every rule set's modules and data loaded, as a server's first GET /rules loads them
+
+for line in sys.stdin:
+    ask = json.loads(line)
+    if "start" in ask:
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                os.environ.clear()
+                os.environ.update(ask["env"])
+                log = os.open(ask["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+                os.dup2(log, 1)
+                os.dup2(log, 2)
+                os.close(log)
+                os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+                cli(ask["start"], prog_name="cli.py")
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        answer = pid
+    else:
+        deadline, answer = time.monotonic() + ask["timeout"], None
+        while True:
+            done, status = os.waitpid(ask["wait"], os.WNOHANG)
+            if done:
+                answer = os.waitstatus_to_exitcode(status)
+                break
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(0.01)
+    print(json.dumps(answer), flush=True)
+"""
+
+
+class Launcher:
+    """Starts `python cli.py ARGS` processes forked from one that imported the command line and the web app once
+    (LAUNCHER), so a server started again after a kill serves in a fraction of a second instead of paying Python's
+    start and the imports again (most of a restart's time: the other servers and the clients run on meanwhile).
+    What runs, and what a SIGKILL or SIGTERM of it does, is the command's own; only the imports are shared. One a
+    process (`shared`), ended with it."""
+
+    _one: Launcher | None = None
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.process = subprocess.Popen([sys.executable, "-c", LAUNCHER.format(root=str(ROOT))], cwd=ROOT, text=True,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    @classmethod
+    def shared(cls) -> Launcher:
+        if cls._one is None or cls._one.process.poll() is not None:
+            cls._one = cls()
+            atexit.register(cls._one.close)
+        return cls._one
+
+    def ask(self, request: dict):
+        with self.lock:
+            self.process.stdin.write(json.dumps(request) + "\n")
+            self.process.stdin.flush()
+            return json.loads(self.process.stdout.readline())
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            self.process.wait()
+
+
+class Forked:
+    """A `cli.py` process the Launcher forked, seen as a subprocess.Popen is (pid, poll, wait, kill, terminate)."""
+
+    def __init__(self, launcher: Launcher, args: list[str], env: dict, log_path: str):
+        self.launcher, self.returncode = launcher, None
+        self.pid = launcher.ask({"start": args, "env": env, "log": log_path})
+
+    def poll(self) -> int | None:
+        return self.wait(0, quiet=True)
+
+    def wait(self, timeout: float | None = None, quiet: bool = False) -> int | None:
+        while self.returncode is None:
+            self.returncode = self.launcher.ask({"wait": self.pid, "timeout": 60 if timeout is None else timeout})
+            if self.returncode is None and timeout is not None:
+                if quiet:
+                    return None
+                raise subprocess.TimeoutExpired(["cli.py"], timeout)
+        return self.returncode
+
+    def terminate(self) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, signal.SIGTERM)
+
+
 class Server:
-    """`python cli.py --db DB serve` (waitress serving app.web.create_app) in its own process, on 127.0.0.1."""
+    """`python cli.py --db DB serve` (waitress serving app.web.create_app) in its own process, on 127.0.0.1, forked
+    from the Launcher's process."""
 
     def __init__(self, db: str, port: int, env: dict, log_path: str, threads: int = 4):
-        self.cmd = [sys.executable, str(ROOT / "cli.py"), "--db", db, "serve", "--host", "127.0.0.1",
-                    "--port", str(port), "--threads", str(threads)]
+        self.args = ["--db", db, "serve", "--host", "127.0.0.1", "--port", str(port), "--threads", str(threads)]
         self.port, self.env, self.log_path = port, env, log_path
-        self.proc: subprocess.Popen | None = None
+        self.proc: Forked | None = None
 
     def start(self, timeout: float = 120) -> None:
-        with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(self.cmd, env=self.env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        self.proc = Forked(Launcher.shared(), self.args, self.env, self.log_path)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -800,7 +800,8 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "15") == state and old.rules_version == 2
+    assert played_under(state, "16") == state and old.rules_version == 2
+    assert played_under(state, "15").rules_version == 15  # version 15 compared featured hexsides only (D9)
     assert played_under(state, "14").rules_version == 14  # version 14 landed no SNLF without a Blitz marker (D70)
     assert played_under(state, "12").rules_version == 12  # version 12 kept no truce on markers, no D64 (ruling D64)
     assert played_under(state, "11").rules_version == 11  # version 11 offered Exploitation after any combat (D62)
@@ -1285,8 +1286,9 @@ def test_4_2_5_3_voluntary_conversion_when_every_attacker_crosses_a_mountain_hex
     assert orders(one_back) == {"retreat to w4018", "retreat to w4118", "retreat to w4218"}
     both = attacked([("us-a", "us-army", "w4114"), ("us-b", "us-army", "w4116")], "w4115", 6)  # two Mountain sides
     assert "convert jp-d" in orders(both)
-    plain = attacked([("us-a", "us-army", "w4114"), ("us-b", "us-army", "w4015")], "w4115", 6)  # w4015: plain
-    assert plain.combat.result == "Dr2" and orders(plain) == {"retreat to w4116", "retreat to w4216"}
+    plain = attacked([("us-a", "us-army", "w4114"), ("us-b", "us-army", "w4015")], "w4115", 4)  # w4015: plain
+    # (the plain hexside also takes the Mountain's shift away, D9: 8 against 2 on the 4-1 column)
+    assert plain.combat.result == "Dr2 0/1" and orders(plain) == {"retreat to w4116", "retreat to w4216"}
 
 
 def test_4_2_3_1_a_nationalist_chinese_air_unit_shifts_for_its_own_nationality_not_for_a_province_alone():

@@ -1,8 +1,8 @@
 """Dai Senso rules version 14 (docs/rulings/daisenso.md D67-D69): a position names no Dependent as a country with a
-status of its own, and a game of version 13 that did names it as the Dependent it is; an Exploitation never goes
-back into the hex the unit exploits from (4.2.8); a combat after which no unit may advance writes no Exploitation
-Distance to the history. Games created under version 13 decide as they were played (docs/core.md "Rules
-versions")."""
+status of its own, and a game of version 13 that did names it as the Dependent it is; a combat after which no unit
+may advance writes no Exploitation Distance to the history. An Exploitation may go back into the hex the unit
+attacked from, as 4.2.8 is written (D68, not a version-14 change). Games created under version 13 decide as they
+were played (docs/core.md "Rules versions")."""
 from __future__ import annotations
 
 import pytest

@@ -14,10 +14,19 @@ from formosa_map import ring
 from formosa_randomplay import candidates, invader
 
 from app.events import core
+from app.events.registry import decode
+from app.projections import analysis, replay
 from app.rules.base import played_under
 from app.rules.catalog import installed
 from app.rules.formosa import GAME
-from app.rules.formosa.events import SetupRolled, UnitPlaced, UnitRevealed
+from app.rules.formosa.events import (
+    CombatResolved,
+    SetupRolled,
+    SpecialLanding,
+    UnitEliminated,
+    UnitPlaced,
+    UnitRevealed,
+)
 from app.service import audit
 from tests.fogcheck import check_every_channel, played_through_service
 from tests.fuzzing import play as fuzz
@@ -112,23 +121,71 @@ EMAILS = {"japanese": "j@x.example", "allied": "a@x.example"}
 ALL_RULES = {"optional": [f"25.{n}" for n in range(1, 11)]}
 
 
+WALKS = {"1": ({}, 0), "2": (ALL_RULES, 1)}  # scenario: (options, walk seeding the random orders)
+
+
+@pytest.fixture(scope="module")
+def through_service(tmp_path_factory):
+    """Each scenario's game of 110 random orders through the service (options and walk from WALKS), played once
+    for the tests here that only read it: the fog check and the analysis."""
+    played = {}
+
+    def game(scenario):
+        if scenario not in played:
+            options, walk = WALKS[scenario]
+            played[scenario] = played_through_service(
+                str(tmp_path_factory.mktemp("fog") / "fog.sqlite3"), "formosa", EMAILS, f"g-formosa-fog{scenario}",
+                lambda submit: fuzz(GAME, invader, random.Random(walk), 110, "unused", submit=submit,
+                                    state=GAME.initial_state(scenario, options)), scenario=scenario, options=options)
+        return played[scenario]
+
+    yield game
+    for pbem, *_ in played.values():
+        pbem.store.close()
+
+
 @pytest.mark.slow  # a game of random orders through the service, every channel checked
-@pytest.mark.parametrize("scenario,options,walk", [("1", {}, 0), ("2", ALL_RULES, 1)])
-def test_11_0_no_channel_names_a_unit_the_reading_side_could_not_see(tmp_path, scenario, options, walk):
-    """Both scenarios, the second with every optional rule (25.0): the fog and the audit hold. `walk` seeds the
+@pytest.mark.parametrize("scenario", ["1", "2"])
+def test_11_0_no_channel_names_a_unit_the_reading_side_could_not_see(through_service, scenario):
+    """Both scenarios, the second with every optional rule (25.0): the fog and the audit hold. The walk seeds the
     random orders: a walk that moves, places and chooses units on both sides (scenario 2's walk 0 moved no
     unit the Allies read in 110 orders once rules 16 listed more landings and interdictions)."""
-    pbem, game_id, outbox, (state, accepted) = played_through_service(
-        str(tmp_path / "fog.sqlite3"), "formosa", EMAILS, f"g-formosa-fog{scenario}",
-        lambda submit: fuzz(GAME, invader, random.Random(walk), 110, "unused", submit=submit,
-                            state=GAME.initial_state(scenario, options)), scenario=scenario, options=options)
+    pbem, game_id, outbox, (state, accepted) = through_service(scenario)
     assert GAME.outcome(state) is None and accepted == 110
     checked = check_every_channel(pbem, game_id, named, outbox)
     for kind in ("UnitPlaced", "UnitMoved", "OrderGiven", "UnitsChosen"):
         assert ("allied", kind) in checked and ("japanese", kind) in checked, kind
     report = audit.verify(CATALOG, list(pbem.store.events(game_id)), check_dice=True)
     assert report.ok and report.orders_replayed == accepted, report.problems[:3]  # the seed stays secret
-    pbem.store.close()
+
+
+@pytest.mark.slow  # reads scenario 2's game of random orders through the service
+def test_analysis_counts_losses_and_attacks_and_the_email_names_the_optional_rules(through_service):
+    """Formosa in the replay viewer, the analysis and the turn email, of the game created with every optional rule:
+    each side's loss chart counts the units its history tells it were eliminated, the odds taken are the attacks
+    made, and the turn email names the optional rules in play (25.0)."""
+    pbem, game_id, outbox, _ = through_service("2")
+    events = [decode(e.type, e.version, e.payload) for e in pbem.store.events(game_id)]
+    attacks = [e for e in events if isinstance(e, CombatResolved)]
+    assert attacks, "the random game fought"
+    lost = {"allied": 0, "japanese": 0}
+    for e in events:
+        if isinstance(e, UnitEliminated) and e.to != "out":
+            lost["japanese" if e.unit.startswith("jp-") else "allied"] += 1
+        if isinstance(e, SpecialLanding) and "eliminated" in e.result:
+            lost["japanese"] += 1
+    assert sum(lost.values()) > 0
+    for viewer in (replay.ALL, "allied", "japanese"):
+        built = replay.build(pbem.store, CATALOG, game_id, viewer)
+        result = analysis.analyse(built)
+        assert {s: sum(v.values()) for s, v in result["step_losses"].items()} == lost  # public counts (F7)
+        for side in ("allied", "japanese"):
+            assert sum(result["odds"]["by_side"][side].values()) == sum(1 for a in attacks if a.attacker == side)
+        assert result["luck"]["allied"]["attacks"] + result["luck"]["japanese"]["attacks"] == len(attacks)
+        assert built.frames[-1].view["optional_rules"] == ALL_RULES["optional"]
+    turns = [m.get_body(("plain",)).get_content() for m in outbox.sent]
+    turns = [body for body in turns if "optional_rules:" in body]
+    assert len(turns) > 10 and all(f"optional_rules: {' '.join(ALL_RULES['optional'])}" in body for body in turns)
 
 
 @pytest.mark.slow  # random games played to their end

@@ -15,8 +15,10 @@ __all__ = ["candidates", "play"]
 _legal = fuzzing.legal_candidates(RULES)
 
 
-def candidates(state: State, rng: random.Random) -> list[str]:
-    out = _legal(state, rng)
+def candidates(state: State, rng: random.Random, legal=_legal) -> list[str]:
+    """`legal`: the orders to shuffle (the fuzzer's: every legal order alike; tests/fuzzing.py has a kind-first
+    one that ends phases sooner), with the far moves mixed in."""
+    out = legal(state, rng)
     if "move" not in [a.name for a in RULES.prompt(state).actions] or rng.random() < 0.7:
         return out
     d, side, nation = state.data, RULES.prompt(state).side, state.nation_now()

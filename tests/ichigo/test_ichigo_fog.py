@@ -5,13 +5,14 @@ tells it."""
 import random
 
 import pytest
-from ichigo_randomplay import play
+from ichigo_randomplay import candidates
 
 from app.events.registry import decode
 from app.projections import analysis, history, replay
 from app.rules.catalog import installed
 from app.rules.ichigo import GAME as RULES
 from app.rules.ichigo import events as ev
+from tests import fuzzing
 from tests.fogcheck import check_every_channel, namer, played_through_service
 
 CATALOG = installed()  # the rule sets installed here
@@ -21,15 +22,19 @@ pytestmark = pytest.mark.slow  # a fuzzed game through the service, every channe
 START = RULES.initial_state("campaign", {})
 ALL_IDS = sorted(set(START.units) | set(START.draw_pool) | {f"C{n:02d}" for n in range(1, 100)})
 named = namer(ALL_IDS)
+KIND_FIRST = fuzzing.kind_first_candidates(RULES)  # a kind of order first: more turns in fewer orders
 EMAILS = {"japanese": "j@x.example", "allied": "a@x.example"}
 
 
 @pytest.fixture(scope="module")
 def fuzzed(tmp_path_factory):
-    """One Ichi-Go game of random legal orders through the service (turn emails included), stopped mid-game."""
+    """One Ichi-Go game of random legal orders through the service (turn emails included), stopped mid-game: a
+    kind of order drawn first (tests/fuzzing.py `kind_first_candidates`, the fuzzer's far moves mixed in), so its
+    40 orders reach moves, draws, battles and losses of both sides (80 drawn from every order alike did)."""
     pbem, game_id, outbox, (state, _) = played_through_service(
         str(tmp_path_factory.mktemp("fog") / "fog.sqlite3"), "ichigo", EMAILS, "g-ichigo-fog",
-        lambda submit: play(random.Random(3), max_orders=80, submit=submit))  # to Turn 4: moves, draws, battles
+        lambda submit: fuzzing.play(RULES, lambda s, rng: candidates(s, rng, KIND_FIRST), random.Random(3), 40,
+                                    "fog", submit))
     assert RULES.outcome(state) is None
     return pbem, game_id, outbox
 

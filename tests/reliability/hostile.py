@@ -463,9 +463,10 @@ def openapi_operations(schema) -> list:
     return [result.ok() for result in schema.get_all_operations()]
 
 
-def check_openapi_case(case, world: dict) -> None:
+def check_openapi_case(case, world: dict, app=None) -> None:
     """No 5xx. Three requests in four carry the real game and a real seat's token (red, blue, arbiter in turn;
-    the operator's key to create a game), so they reach past the token check; the fourth is as generated."""
+    the operator's key to create a game), so they reach past the token check; the fourth is as generated. `app`:
+    the served app to send it to (default: the one whose document the case was generated from)."""
     from schemathesis.checks import not_a_server_error
 
     n = next(world["turn"])
@@ -475,7 +476,18 @@ def check_openapi_case(case, world: dict) -> None:
         seat = ("red", "blue", "arbiter")[n % 3]
         key = OPERATOR_KEY if (case.method.upper(), case.path) == ("POST", "/games") else world["tokens"][seat]
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {key}"}
-    case.call_and_validate(checks=[not_a_server_error])
+    case.call_and_validate(checks=[not_a_server_error], **({"app": app} if app is not None else {}))
+
+
+def check_openapi_case_on_each(case, served: list[tuple]) -> None:
+    """check_openapi_case for the same generated request on each served app (app, schema, world) in turn, with
+    that world's game and tokens: one generation of the cases (most of the run's CPU) for every backend."""
+    generated = (dict(case.path_parameters) if case.path_parameters else case.path_parameters,
+                 dict(case.headers) if case.headers else case.headers)
+    for app, _, world in served:
+        case.path_parameters = dict(generated[0]) if generated[0] else generated[0]
+        case.headers = dict(generated[1]) if generated[1] else generated[1]
+        check_openapi_case(case, world, app)
 
 
 # -- deeply nested JSON -------------------------------------------------------------------------------------

@@ -162,8 +162,11 @@ def test_a_stranger_mailbox_gets_one_answer_a_period(strangers_world, messages):
 
 
 @pytest.fixture(scope="module")
-def receipts_world(module_db_location, tmp_path_factory):
-    world = hostile.receipts_world(module_db_location, tmp_path_factory.mktemp("receipts"))
+def receipts_world(tmp_path_factory):
+    """On SQLite: the property reads only the player's files and the chain listing fetched once, never the store
+    (the listing on each backend: the test after it)."""
+    server = tmp_path_factory.mktemp("server") / "receipts.sqlite3"
+    world = hostile.receipts_world(str(server), tmp_path_factory.mktemp("receipts"))
     yield world
     world["pbem"].store.close()
 
@@ -172,3 +175,17 @@ def receipts_world(module_db_location, tmp_path_factory):
 @given(**hostile.RECEIPT_INPUTS)
 def test_forged_receipts_and_signatures_are_rejected_and_never_accuse_an_honest_chain(receipts_world, data):
     hostile.check_hostile_receipt(receipts_world, data)
+
+
+def test_the_chain_listing_of_each_backend_matches_the_players_receipts(db_location, tmp_path):
+    """The world the forged receipts are checked in, on each backend: the chain a seat fetches and the receipts in
+    its mail agree (no difference, every receipt matched, the listing's own counted)."""
+    from app.service import evidence
+
+    (tmp_path / "mail").mkdir()
+    world = hostile.receipts_world(db_location, tmp_path / "mail")
+    try:
+        checked = evidence.check_listing(world["listing"], world["honest"], [world["key"]])
+        assert not checked.differences and checked.receipts == len(world["honest"].receipts) + 1, checked.to_dict()
+    finally:
+        world["pbem"].store.close()

@@ -81,7 +81,7 @@ def test_8_4_2_chinese_survivors_retreat_garrison_steps_die_and_the_japanese_los
     assert s.units["cn-gar-wusong"].status == "dead"  # reduced by the result, its last step dies retreating
     assert s.pending[0]["kind"] == "retreat" and s.pending[0]["side"] == "chinese"
     assert RULES.prompt(s).owed.text().splitlines() == [   # what the Chinese player is asked, and where to
-        "retreat the Chinese survivors one hex (SNC 8.4) in 3510: one of these hexes",
+        "retreat the Chinese survivors one hex (SNC 8.4): cn-d7 in 3510: one of these hexes",
         *(f"    {h:24} open" for h in ("3509", "3609", "3610", "3511", "3410", "3409"))]
     with pytest.raises(IllegalOrder, match="SNC 8.4"):
         when(s, "chinese", "retreat to 3408")  # two hexes away

@@ -43,7 +43,8 @@ GAME = Game(
     # under way (D60); 12: no Exploitation offered where 4.2.2 or 4.2.8 bars it (D62); 13: at truce nothing lands on
     # the other faction's Detachment or Logistics markers (D63), an SNLF Beachhead-0 that cannot land opens no step
     # (D64); 14: no Dependent with a status of its own in a position (D67), no Exploitation Distance written where no
-    # unit may advance (D69); 15: an SNLF Beachhead-0 lands without the Blitz marker (D70)
+    # unit may advance (D69); 15: an SNLF Beachhead-0 lands without the Blitz marker (D70); 16: a plain hexside crossed
+    # makes the hexside shift none (D9)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={

@@ -327,7 +327,9 @@ def attack_strengths(state: State) -> tuple[int, int, list[Shift]]:
     if amount:
         shifts.append(Shift(-amount, C + "4.2.3.8", why))
     across = [-_side_shift(state, u.hex, c.target) for u in attackers]
-    side = hexside_shift(across, plain_counts=False)
+    # D9: every hexside an adjacent attacker crosses is compared, a plain one giving no shift (rules version 16);
+    # version 15 and before compared the featured hexsides only
+    side = hexside_shift(across, plain_counts=state.since(16))
     if side:
         shifts.append(Shift(side, C + "4.2.3.8", "hexside (the lowest crossed, D9)"))
     return attack, defence, shifts

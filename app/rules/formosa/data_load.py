@@ -10,10 +10,12 @@ optional rules chosen at creation (25.0; optional.py); the data keeps them.
 """
 from __future__ import annotations
 
+import copy
+import os
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from app.rules import datafiles
 from app.rules.custom_setup import SetupError, counter_values
@@ -387,6 +389,21 @@ def _scenarios(raw: dict) -> dict:
     return out
 
 
+@lru_cache(maxsize=16)
+def _read(path: str, stamp: tuple[int, int]):
+    """A data file read once while it stays as it is (`stamp`: its size and modification time): a position or a
+    set of optional rules gives a game its own data, built from the same files."""
+    return load_map(path) if path == str(data.MAP) else read_toml(path)
+
+
+def _file(path) -> dict | GameMap:
+    """The printed map (immutable) as read, or a TOML file's dict as a copy of the one read (the data built from it
+    owns it)."""
+    st = os.stat(path)
+    found = _read(str(path), (st.st_size, st.st_mtime_ns))
+    return found if isinstance(found, GameMap) else copy.deepcopy(found)
+
+
 def load(options: Mapping | None = None) -> GameData:
     """The game's data for ``options`` (the printed reconstruction without a custom map)."""
     options = dict(options or {})
@@ -402,11 +419,11 @@ def load(options: Mapping | None = None) -> GameData:
     if problems:
         raise DataError(problems)
     custom_map = options.get("map") or ""
-    gmap = loads_map(custom_map, "custom map") if custom_map else load_map(data.MAP)
-    terrain = read_toml(data.TERRAIN)
-    crt_raw = read_toml(data.CRT)
-    charts = read_toml(data.CHARTS)
-    raw_units = read_toml(data.UNITS)
+    gmap = loads_map(custom_map, "custom map") if custom_map else _file(data.MAP)
+    terrain = _file(data.TERRAIN)
+    crt_raw = _file(data.CRT)
+    charts = _file(data.CHARTS)
+    raw_units = _file(data.UNITS)
     units = tuple(_unit(u) for u in raw_units["unit"])
     changes, problems = counter_values(options.get("position"), VALUES, {u.id for u in units})
     if problems:
@@ -415,11 +432,11 @@ def load(options: Mapping | None = None) -> GameData:
     counters = tuple(Counter_(id=c["id"], side=c.get("side", ""), table=table, kind=c.get("kind", "gunfire"),
                               nationality=c.get("nationality", ""), front=c.get("front", 0), back=c.get("back", 0))
                      for table in ("air", "naval", "marker") for c in raw_units.get(table, ()))
-    scen_raw = read_toml(data.SCENARIOS)
-    displays = read_toml(data.DISPLAYS)
+    scen_raw = _file(data.SCENARIOS)
+    displays = _file(data.DISPLAYS)
     movement, zoc, stacking, supply = _rules(terrain, charts)
     game = GameData(options, gmap, terrain, crt_raw, {side: CRT.from_dict(crt_table(crt_raw, side)) for side in SIDES},
-                    read_toml(data.AIR), charts, units, counters, _scenarios(scen_raw),
+                    _file(data.AIR), charts, units, counters, _scenarios(scen_raw),
                     {k: Hex.parse(v) for k, v in scen_raw.get("deployment", {}).items()},
                     displays["display"], displays["track"], movement, zoc, stacking, supply)
     if custom_map and _deployment_problems(game):

@@ -113,6 +113,11 @@ def reachable(state: State, u: Unit) -> list[str]:
     return [str(h) for h in sorted(r.hexes(), key=lambda h: (r.cost[h], str(h)))]
 
 
+def cost_to(state: State, u: Unit, target: str) -> float:
+    """The MP `u`'s cheapest move to `target` spends (its whole allowance for a minimum move, 12.3)."""
+    return _reach(state, u).cost[H(target)]
+
+
 def path_to(state: State, u: Unit, target: str) -> list[str]:
     r = _reach(state, u)
     return [str(h) for h in r.path_to(H(target))[1:]]

@@ -46,9 +46,10 @@ def _table(state: State, rule: str) -> dict:
 
 
 # -- units that exist only with their rule (3.0 "OPT") -------------------------------------------------------------
-def check_recruit(d: Decision, unit_ids: list[str]) -> None:
+def check_recruit(d: Decision, unit_ids: list[str], setup: bool = False) -> None:
     """25.0: a unit of an optional rule not chosen does not exist; 25.5 a): the 97th's three regiments are
-    recruited together."""
+    recruited together, and (since rules version 19, ruling F148) as a reinforcement: from the Recruit Phase of
+    GT 2 on, never at set-up (8.0)."""
     state: State = d.state
     for uid in unit_ids:
         spec = state.data.by_id.get(uid)
@@ -57,6 +58,9 @@ def check_recruit(d: Decision, unit_ids: list[str]) -> None:
                                                   f"({RULES[spec.optional]}), which this game was not created with")
     division = sorted(u.id for u in state.data.units if u.optional == "25.5")
     named = [u for u in unit_ids if u in division]
+    if named and setup and state.since(19):
+        d.refuse("Formosa 25.5", "the 97th Infantry Division is selected as a reinforcement, recruited from the "
+                                 "Recruit Phase of GT 2 on (8.0), not at set-up (ruling F148)")
     if named and sorted(named) != division:
         d.refuse("Formosa 25.5", f"the 97th Infantry Division's three regiments are recruited at the same time: "
                                  f"{' '.join(division)}")

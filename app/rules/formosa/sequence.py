@@ -237,7 +237,7 @@ def recruit(d: Decision, unit_ids: list[str], setup: bool, replacing: bool = Fal
     display = f"{d.side}-{'replacements' if replacing else 'reinforcements'}"
     if len(set(unit_ids)) != len(unit_ids):
         d.refuse("Formosa 8.0", "a unit is named twice")
-    optional.check_recruit(d, unit_ids)
+    optional.check_recruit(d, unit_ids, setup)
     total = 0
     for uid in unit_ids:
         u = own_unit(d, uid, "Formosa 8.0")
@@ -483,6 +483,16 @@ def _reveal_hex_candidates(state: State, side: str):
         yield {"hexes": hexes[:max(state.recon, 1)]}
 
 
+def _every_reveal(state: State):
+    """Ruling F154 (rules version 19): each concealed Japanese stack alone (24.1), where `_reveal_hex_candidates`
+    names the first ones in hex order only."""
+    first = next(iter(_reveal_hex_candidates(state, "allied")), {"hexes": []})["hexes"]
+    if state.recon >= 1:
+        for h in _concealed_hexes(state):
+            if [h] != first:
+                yield Candidate("reveal", (h,), text=f"reveal {h}")
+
+
 class ReconReveal(Step):
     name = "recon-reveal"
 
@@ -594,6 +604,20 @@ def _drop_candidates(state: State, side: str):
         yield {"hex": h, "units": units}
 
 
+def _every_drop(state: State):
+    """Ruling F152 (rules version 19): the first two airborne regiments ready, together and each alone, on every
+    airfield hex free of the enemy (10.1: an airfield whatever its terrain; 10.3), where `_drop_candidates` names
+    the first three airfields."""
+    if state.markers.get("drop-zone", 0) < 1:
+        return
+    units = sorted(u.id for u in _invaders(state) if state.spec(u.id).type == "airborne"
+                   and u.where in ("allied-staging", "amoy"))[:2]
+    groups = [units, *([[u] for u in units] if len(units) > 1 else [])] if units else []
+    for h in sorted(str(h) for h in state.data.airfields() if not state.at(str(h), "japanese")):
+        for group in groups:
+            yield Candidate("drop", (h,), text=f"drop {h} with {' '.join(group)}")
+
+
 class Invasion(Phase):
     """10.0-10.3: amphibious and airborne invasions from the invasion markers bought."""
 
@@ -648,8 +672,9 @@ class Invasion(Phase):
             spec = state.spec(uid) if uid in state.units else None
             if spec is None or spec.type != "airborne" or spec.size != "regiment":
                 d.refuse("Formosa 10.3", f"{uid} is not an airborne regiment")
-            if state.units[uid].where not in ("allied-staging", "amoy"):
-                d.refuse("Formosa ruling F40", f"{uid} drops from the Staging Area or Amoy only")
+            if state.units[uid].where not in ("allied-staging", "amoy"):  # 10.2's off-map starts (ruling F40)
+                d.refuse("Formosa 10.3, ruling F40" if state.since(19) else "Formosa ruling F40",  # F149
+                         f"{uid} drops from the Staging Area or Amoy only")
         _landing(d, hex, units, state.data.charts["stacking"]["drop_zone_units"], "Formosa 10.3")
         d.emit(UnitsLanded("drop-zone", hex, list(units)))
 
@@ -722,12 +747,30 @@ def more_orders(state: State, side: str):
     orders and a unit's orders (`orders for UNIT`, the play page's ?naming=; app/rules/legal.py
     `listed_candidates`): the few stay what the random player draws from, as they were, but a unit past them was
     listed nowhere. The decider keeps those it accepts."""
+    if state.since(19) and state.pending:  # a decision waits: only its own orders (ruling F151)
+        p = state.pending[0]
+        if p["kind"] == "losses" and p["side"] == side:
+            for combo in combat.loss_choices(state, p["units"], p["count"], p["min_cf"])[6:]:
+                yield Candidate("lose", tuple(combo), text=f"lose {' '.join(combo)}")
+        return
     if not state.since(13) or state.side != side:
         return
     if state.step == "naval-transfer":
         yield from _every_transfer(state)
     elif state.step == f"recruit-{side}":
         yield from _every_recruit(state, side)
+    elif state.step == f"{side}-movement" and state.since(19):
+        yield from _every_move(state, side)
+    elif state.step == "recon-reveal" and state.since(19):
+        yield from _every_reveal(state)
+    elif state.step in (f"{side}-combat", "invasion") and state.since(19):
+        yield from _every_support(state, side)
+        if state.step == "invasion":
+            yield from _every_drop(state)
+    elif state.step == "b29" and state.since(19) and not state.strike.b29_used and airpower.assigned(
+            state, "allied", "b29"):
+        yield from (Candidate("strike", (h,), text=f"strike {h}") for h in sorted(
+            {u.where for u in state.on_map("japanese")}))  # 16.5: any hex holding Japanese units (ruling F150)
 
 
 def _every_transfer(state: State):
@@ -841,12 +884,52 @@ def transfer(d: Decision, uid: str, place: str) -> None:
 
 
 def _move_candidates(state: State, side: str):
+    """Each unit that may move to its farthest and its nearest destination (what the random player draws from; the
+    others: `_every_move`)."""
     for u in state.on_map(side):
         if movement.cannot_move(state, u):
             continue
         hexes = movement.reachable(state, u)
         for target in hexes[-1:] + hexes[:1]:
             yield {"unit": u.id, "hexes": movement.path_to(state, u, target)}
+
+
+def _every_move(state: State, side: str):
+    """Ruling F147 (rules version 19): the moves `_move_candidates` leaves out that spend a unit's whole allowance on
+    the one hex next to it (12.3's minimum move, or a hex that costs exactly its allowance), and every move of a unit
+    whose moves all end next to it, for the list and a unit's orders (`sequence.more_orders`)."""
+    near = state.data.map.neighbours
+    for u in state.on_map(side):
+        if movement.cannot_move(state, u):
+            continue
+        hexes = movement.reachable(state, u)
+        around = {str(h) for h in near(H(u.where))}
+        whole = movement.allowance(state, u)
+        every = set(hexes) <= around
+        for target in hexes[1:-1]:
+            if target in around and (every or movement.cost_to(state, u, target) >= whole):
+                yield Candidate("move", (u.id,), text=f"move {u.id} {target}")
+
+
+def _every_support(state: State, side: str):
+    """Ruling F150 (rules version 19): ground support on every hex it may be placed on, before the first attack (16.3:
+    a hex of enemy units next to the side's units; in the Invasion Phase a hex the stacks at sea may assault, F86),
+    with each number of points a hex may take (the Allies two, US or Commonwealth, the Japanese one: 16.3, 13.2)."""
+    if state.attacked_hexes or state.combat is not None:
+        return
+    if state.step == "invasion":
+        hexes = sorted({h for u in invasion.waiting(state) for h in invasion.targets(state, u.where)})
+    else:
+        enemy = other(side)
+        hexes = sorted({str(n) for u in state.on_map(side) for n in state.data.map.neighbours(H(u.where))
+                        if state.at(str(n), enemy)})
+    nations = (("us", "tactical"), ("cw", "cw-tactical")) if side == "allied" else (("japanese", "tactical"),)
+    for nat, mission in nations:
+        left = airpower.assigned(state, side, mission) - airpower.placed(state, side, nat)
+        most = min(left, 2 if side == "allied" else 1)
+        for h in hexes:
+            for n in range(1, most + 1):
+                yield Candidate("support", (h,), text=f"support {h} {n}{' cw' if nat == 'cw' else ''}")
 
 
 class Movement(Phase):

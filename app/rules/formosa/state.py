@@ -92,7 +92,18 @@ OUT = "out"
 #    the supply sources it could trace to (15.7 item 4, 5.1 item 4): ports and the HQs of its own nationality, not
 #    itself; ruling F141: 25.2's battlefield LP count no engineer eliminated on its base (static) side; ruling
 #    F142: a 6th Marine regiment in the Replacements Display is replaced as any unit (8.2, 8.3), not refused by 24.1
-RULES_VERSION = 18
+# 19: ruling F147: the list of legal orders and a unit's orders offer every hex of a minimum move (12.3: a one-hex
+#    move spending the whole allowance) and every move of a unit whose moves all end next to it, not only each
+#    unit's nearest and farthest destination; the list changes, and with it what greedy and search choose from, so
+#    a game created under 1-18 is listed and decided as played; ruling F148: the 97th Infantry Division (25.5) is a
+#    reinforcement, recruited from the Recruit Phase of GT 2 on, never at set-up (8.0); ruling F149: a drop from a
+#    port on Formosa is refused naming 10.3 (with ruling F40), not the ruling alone; ruling F150: the list offers
+#    ground support on every hex it may take, with one or two points (16.3), and a B-29 strike on every hex holding
+#    Japanese units (16.5); ruling F151: every set of losses a result allows (15.5), not the first six; ruling
+#    F152: a drop on every airfield free of the enemy (10.1, 10.3); ruling F154: the reconnaissance's reveal of
+#    each concealed stack alone (24.1); the lists change, so a game created under 1-18 is listed and decided as
+#    played
+RULES_VERSION = 19
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
 

@@ -71,6 +71,11 @@ def aerial_open(state: State) -> bool:
     return bool(state.causeway) and state.aerial_turn != state.turn
 
 
+def us_cut_off(state: State) -> bool:
+    """Ichi-Go 7.8 (ruling E52): is a US stack out of supply, so the marker has one to be placed on?"""
+    return any(supply_state(state, u) == "oos" for u in state.on_map("allied") if u.nation == "us")
+
+
 def aerial_supply(em: Decision, side: str, h: str) -> None:
     state = em.state  # once placed this turn the phase takes no `supply` (sequence.Operations.closed: 7.8)
     us = [u for u in state.at(h) if u.nation == "us"]

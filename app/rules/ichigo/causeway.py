@@ -4,6 +4,8 @@ Philippines, the US landings with their beachheads and the displacement of the u
 [causeway] table. Called by the states table (sequence.py)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import events as ev
@@ -202,6 +204,9 @@ def landing_done(state: State) -> bool:
 
 
 def transfer(em: Decision, side: str, ids: list[str]) -> None:
+    """Ichi-Go 10.11: US units that begin Phase I in a beachhead hex sail to the other, observing the stacking limits
+    in both hexes. From rules version 14 (ruling E51) each unit once a phase, and one order may name units of both
+    beachheads, each sailing to the other, the limits observed in each hex after the exchange."""
     state = em.state
     beaches = state.beachheads
     if len(beaches) != 2 or state.turn < turn_of(state, "naval_transfer_from_turn"):
@@ -209,8 +214,27 @@ def transfer(em: Decision, side: str, ids: list[str]) -> None:
                                             "between the two beachheads")
     units = [state.units[i] for i in ids]
     origins = {u.hex for u in units}
-    if any(u.nation != "us" for u in units) or len(origins) != 1 or not origins <= set(beaches.values()):
+    both = state.since(14)  # ruling E51: an exchange between the two beachheads in one order
+    if (any(u.nation != "us" for u in units) or not origins <= set(beaches.values())
+            or (len(origins) != 1 and not both)):
         raise IllegalOrder("Ichi-Go 10.11", "US units that begin Phase I in one beachhead hex")
+    sailed = [u for u in units if u.done] if state.since(14) else []
+    if sailed:  # ruling E51: a unit that began Phase I in one beachhead sails to the other, once
+        raise IllegalOrder("Ichi-Go 10.11", f"{', '.join(u.id for u in sailed)} sailed to "
+                                            f"{', '.join(sorted({u.hex for u in sailed}))} this phase: a US unit "
+                                            "that begins Phase I in one beachhead is moved to the other once")
+    if len(origins) > 1:  # ruling E51: each group to the other beachhead, the limits read after the exchange
+        away = replace(state, units={**state.units, **{u.id: replace(u, hex=None) for u in units}})
+        moves = []
+        for origin in sorted(origins):
+            dest = next(h for h in beaches.values() if h != origin)
+            group = [u for u in units if u.hex == origin]
+            bad = stack_violation(away, dest, group)
+            if bad:
+                raise IllegalOrder("Ichi-Go 6.4", bad)
+            moves.append(ev.NavalTransfer([u.id for u in group], origin, dest))
+        em.emit(*moves)
+        return
     origin = origins.pop()
     dest = next(h for h in beaches.values() if h != origin)
     bad = stack_violation(state, dest, units)

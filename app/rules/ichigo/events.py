@@ -596,8 +596,9 @@ class NavalTransfer:
 
     def apply(self, state: State) -> State:
         units = dict(state.units)
+        sailed = state.since(14)  # ruling E51: a unit sails once a Phase I (its `done` mark, cleared as it ends)
         for uid in self.units:
-            units[uid] = replace(units[uid], hex=self.hex, done=False)
+            units[uid] = replace(units[uid], hex=self.hex, done=sailed)
         return replace(state, units=units)
 
     def describe(self) -> str:

@@ -351,8 +351,10 @@ def _land_candidates(state: State, side: str) -> Iterator[dict]:
 
 
 def _transfer_candidates(state: State, side: str) -> Iterator[dict]:
+    """Ichi-Go 10.11: the US units of each beachhead that began Phase I there (ruling E51: not those that sailed in
+    this phase; before rules version 14 no unit is marked so)."""
     for h in state.beachheads.values():
-        if us := [u.id for u in state.at(h) if u.nation == "us"]:
+        if us := [u.id for u in state.at(h) if u.nation == "us" and not u.done]:
             yield {"units": us}
 
 
@@ -393,6 +395,10 @@ def _supply_candidates(state: State, side: str) -> Iterator[dict]:
 
 # -- the states table (5.1): each step's prompt, the orders it takes and their handlers -----------------------
 END = order("end", "Ichi-Go 5.0", "end this step")
+SUPPLY = order("supply HEX", "Ichi-Go 7.8", "place the US Aerial Supply Marker on an out-of-supply US stack (once a "
+                                           "turn)", _supply_candidates,
+               forbidden=(("supply HEX HEX [HEX ...]", "Ichi-Go 7.8",
+                           "there is one US Aerial Supply Marker: it supplies the US units of one hex"),))
 STAY = order("stay", "Ichi-Go 11.24", "do not advance / make no momentum attack")
 ROLL = order("roll", "Ichi-Go 5.2", "roll (Causeway or Philippines at the start of Turn 7; airpower in Phase IV)")
 ATTACK = order("attack HEX with UNITS [tanks N:tanks] [sf:sf]", "Ichi-Go 11.0",
@@ -516,11 +522,30 @@ class Deployment(Decided):
         reinforcements.enter(em, em.side, units, hex)
 
 
+def sea_closed(state: State, command: Command) -> tuple[str, str] | None:
+    """Ichi-Go 10.11 (rules version 14, ruling E51): a naval transfer is refused by the case that says who sails and
+    when, whatever the step: by the Japanese at any time (they never move by sea between Formosa and the mainland),
+    by the Allies outside Phase I (the Naval Transfer Phase of 5.1, from Turn 9); before, by the sequence of play."""
+    if command.action != "transfer" or not state.since(14):
+        return None
+    if command.side == "japanese":
+        return "Ichi-Go 10.11", "Japanese units never move by sea between Formosa and the mainland: only US units sail"
+    if state.phase != "I":
+        return "Ichi-Go 10.11", (f"US units sail from one beachhead to the other in Phase I (the Naval Transfer Phase "
+                                 f"of 5.1) from Turn {causeway.turn_of(state, 'naval_transfer_from_turn')}, those "
+                                 "that begin it in a beachhead hex")
+    return None
+
+
 class InPhase(Step):
     """A step of Phases I-X (5.1): the phase's side acts."""
 
     def who(self, state: State) -> str:
         return phase_side(state)
+
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 10.11 (ruling E51): a naval transfer out of its phase or by the Japanese."""
+        return sea_closed(state, command)
 
     def label(self, state: State) -> str:
         return f"Turn {state.turn}, {phase_name(state.phase)}"
@@ -594,6 +619,8 @@ class Declare(InPhase):
     def closed(self, state: State, command: Command) -> tuple[str, str] | None:
         """Ichi-Go 5.5, 5.3 item 1 (rules version 10, ruling E40): a declaration by the player who does not decide
         the nation's order is refused by 5.5, naming who declares it (before, by 5.1: not that side's turn)."""
+        if sailed := sea_closed(state, command):
+            return sailed
         if not state.since(10) or command.action != "declare" or command.side == self.who(state):
             return None
         nation = command.args.get("nation")
@@ -634,6 +661,8 @@ class Operations(InPhase):
         Phase before the turn later US divisions may land, a landing or the 11th Airborne's drop; an attack in a
         phase declared for movement or a move in one declared for combat; the Aerial Supply Marker or the airlift
         once spent or not open."""
+        if sailed := sea_closed(state, command):
+            return sailed
         if not state.since(10) or command.side != self.who(state):
             return None
         action, nation, mode = command.action, state.nation_now(), state.mode()
@@ -682,10 +711,7 @@ class Operations(InPhase):
     def airlift(self, em: Decision, unit: str, hex: str) -> None:
         airpower.airlift(em, em.side, unit, hex)
 
-    @order("supply HEX", "Ichi-Go 7.8", "place the US Aerial Supply Marker on an out-of-supply US stack (once a "
-                                        "turn)", _supply_candidates,
-           forbidden=(("supply HEX HEX [HEX ...]", "Ichi-Go 7.8",
-                       "there is one US Aerial Supply Marker: it supplies the US units of one hex"),))
+    @SUPPLY
     def supply(self, em: Decision, hex: str) -> None:
         airpower.aerial_supply(em, em.side, hex)
 
@@ -698,11 +724,16 @@ class Landings(InPhase):
         landings = (causeway.turn_of(state, "us_formosa_landing_turn"),
                     causeway.turn_of(state, "us_mainland_landing_turn"))
         names = ["land"] if state.turn in landings else (["transfer"] if len(state.beachheads) == 2 else [])
+        if (state.since(14) and airpower.aerial_open(state) and causeway.landing_done(state)
+                and airpower.us_cut_off(state)):
+            names.append("supply")  # ruling E52: the marker may be placed at any time in the turn (7.8)
         return [*names, "end"]
 
     def closed(self, state: State, command: Command) -> tuple[str, str] | None:
         """Ichi-Go 10.11, 5.3 items 4 and 12 (rules version 10, ruling E38): a naval transfer before Turn 9, or a
         landing after the two landings' turns, refused by its case."""
+        if sailed := sea_closed(state, command):
+            return sailed
         if not state.since(10) or command.side != "allied":
             return None
         if command.action == "transfer":
@@ -710,6 +741,13 @@ class Landings(InPhase):
                                      " between the two beachheads")
         if command.action == "land":
             return "Ichi-Go 5.3", "the US landings are made in Phase I of Turns 7 (Formosa) and 8 (the mainland)"
+        if command.action == "supply" and state.since(14):  # ruling E52
+            if not causeway.landing_done(state):
+                return "Ichi-Go 5.3", "the US landing of this Phase I comes first"
+            if not airpower.aerial_open(state):
+                return "Ichi-Go 7.8", "the Aerial Supply Marker is placed at most once a turn"
+            return "Ichi-Go 7.8", ("no US stack is out of supply: the marker is placed atop an otherwise "
+                                   "out-of-supply one")
         return None
 
     @LAND
@@ -720,6 +758,10 @@ class Landings(InPhase):
            _transfer_candidates)
     def transfer(self, em: Decision, units: list[str]) -> None:
         causeway.transfer(em, em.side, units)
+
+    @SUPPLY
+    def supply(self, em: Decision, hex: str) -> None:
+        airpower.aerial_supply(em, em.side, hex)
 
 
 class AirPhase(InPhase):
@@ -782,6 +824,8 @@ class ChineseReinforcements(InPhase):
 
     def closed(self, state: State, command: Command) -> tuple[str, str] | None:
         """Ichi-Go 9.7 (rules version 10, ruling E38): the roll and blind draw come first, once a phase."""
+        if sailed := sea_closed(state, command):
+            return sailed
         if not state.since(10) or command.side != "allied":
             return None
         if command.action in ("place", "end") and not state.reinforced:

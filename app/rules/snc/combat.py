@@ -309,13 +309,29 @@ def _landing_retreat(em: Decision, defenders: list[Unit]) -> None:
         em.emit(ev.UnitsRetreated([], target))
 
 
-def retreat(em: Decision, side: str, to: str) -> None:
+def retreat(em: Decision, side: str, to: str, units: list[str] | None = None) -> None:
+    """SNC 8.4 2), 8.4.1: the Chinese player retreats the survivors one hex, all of them, or from rules version 11
+    (ruling E23) those named, each group into a hex of his choice, the decision owed until every survivor has gone."""
     data = em.state.pending[0]["data"]
+    if units and not em.state.since(11):  # before ruling E23 the survivors retreated together, as played
+        raise IllegalOrder("SNC 8.4", "the Chinese survivors of a landing retreat together: `retreat to HEX`")
+    twice = named_twice(units or [])
+    if twice:
+        raise IllegalOrder("SNC 8.4", f"{', '.join(twice)} named twice: a unit retreats once; name each unit once")
+    for uid in units or []:
+        if uid not in data["units"]:
+            raise IllegalOrder("SNC 8.4", f"{uid} is not a Chinese survivor still to retreat from {data['from']}: "
+                                          f"{', '.join(data['units'])}")
     if to not in data["options"]:
         raise IllegalOrder("SNC 8.4", f"the retreat is one hex from {data['from']} into a hex free of Japanese "
                                       f"units: {', '.join(data['options'])}")
+    going = list(units) if units else list(data["units"])
+    rest = [u for u in data["units"] if u not in going]
     em.emit(ev.DecisionMade("retreat", side))
-    em.emit(mark_revealed(em.state, ev.UnitsRetreated(list(data["units"]), to)))
+    em.emit(mark_revealed(em.state, ev.UnitsRetreated(going, to)))
+    if rest:  # ruling E23: the others still retreat, each group its own way
+        em.emit(ev.DecisionRequired("retreat", side, {**data, "units": rest}))
+        return
     if data.get("advance"):
         _army_enter(em, data["advance"]["units"], data["advance"]["to"])  # SNC 8.4.1, second clause
     continue_battle(em)

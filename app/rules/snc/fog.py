@@ -38,10 +38,18 @@ def _verb(event) -> str:
     return (event.text.split() or ["?"])[0].lower()
 
 
+def _names_units(order) -> bool:
+    """Does the order's text name units (so the other side reads its verb only)? A public verb names none, but a
+    retreat may name the survivors it moves (`retreat UNIT ... to HEX`, ruling E23)."""
+    words = order.text.split()
+    verb = (words or ["?"])[0].lower()
+    return verb not in PUBLIC_ORDERS or (verb == "retreat" and len(words) > 1 and words[1].lower() != "to")
+
+
 def visible(event, side: str | None) -> bool | str:
     if side is None:
         return True
-    told = engine_fog.order_or_undo(event, side, lambda order: _verb(order) not in PUBLIC_ORDERS, "SNC 6.3")
+    told = engine_fog.order_or_undo(event, side, _names_units, "SNC 6.3")
     if told is not None:
         return told
     if isinstance(event, core.DieRolled):

@@ -338,8 +338,10 @@ def _eliminate_candidates(state: State, side: str) -> Iterator[dict]:
 
 
 def _retreat_candidates(state: State, side: str) -> Iterator[dict]:
+    """SNC 8.4: every survivor still to retreat into each hex it may (the list offers them together; ruling E23
+    lets the player name some of them)."""
     for h in state.pending[0]["data"]["options"]:
-        yield {"hex": h}
+        yield {"units": [], "hex": h}
 
 
 def _declare_candidates(state: State, side: str) -> Iterator[dict]:
@@ -550,14 +552,19 @@ class Retreat(Decided):
     name = "retreat"
 
     def owed(self, state: State) -> Owed:
-        return Owed("retreat the Chinese survivors one hex (SNC 8.4)", (state.battle or {}).get("hex"),
-                    "one of these hexes", tuple((h, "open") for h in state.pending[0]["data"]["options"]))
+        data = state.pending[0]["data"]
+        apart = " (together, or each its own way)" if len(data["units"]) > 1 else ""
+        who = f": {', '.join(data['units'])}{apart}" if state.since(11) else ""  # ruling E23
+        return Owed(f"retreat the Chinese survivors one hex (SNC 8.4){who}", (state.battle or {}).get("hex"),
+                    "one of these hexes", tuple((h, "open") for h in data["options"]))
 
-    @order("retreat to HEX", "SNC 8.4", "retreat the Chinese survivors of a landing one hex", _retreat_candidates,
-           forbidden=(("retreat to HEX HEX [HEX ...]", "SNC 8.4",
+    @order("retreat [UNIT ...] to HEX", "SNC 8.4", "retreat the Chinese survivors of a landing one hex (all of "
+           "them, or those named: rules version 11, ruling E23)", _retreat_candidates,
+           slots={"UNIT": UNIT_CHOSEN},
+           forbidden=(("retreat [UNIT ...] to HEX HEX [HEX ...]", "SNC 8.4",
                        "the Chinese survivors of a landing retreat one hex: name that hex"),))
-    def retreat(self, em: Decision, hex: str) -> None:
-        combat.retreat(em, em.side, hex)
+    def retreat(self, em: Decision, units: list[str], hex: str) -> None:
+        combat.retreat(em, em.side, hex, units)
 
 
 class InPhase(Step):
