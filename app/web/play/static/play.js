@@ -146,35 +146,47 @@
   // -- the map: the picture, and marks for what may be done --------------------------------------------------
   function clearMarks() { for (const m of marks) m.remove(); marks = []; }
 
+  // the marks drawn last: the same marks on the same picture are left as they are (drawn again, the whole map was
+  // painted again at every reading of the game, most of what a waiting page spent)
+  let marked = null;
+
   function markMap() {
-    clearMarks();
-    if (!map.svg()) return;
+    const picture = map.svg();
+    if (!picture) { clearMarks(); marked = null; return; }
     const units = unitsById();
     const where = (ids) => ids.map((id) => units.get(id)).filter((u) => u && u.hex).map((u) => u.hex);
+    const rings = [];                 // [hexes, class, the label of each hex or null]
+    const ring = (hexes, cls, label) => rings.push([hexes, cls, label ? hexes.map(label) : null]);
     if (composed) {
-      marks.push(...map.ring(composed.item.at || [], "chosen"));
+      ring(composed.item.at || [], "chosen");
     }
     if (selection) {
       const at = new Map();
       for (const o of pointed) for (const h of o.at || []) if (!at.has(h)) at.set(h, o);
       const reach = [...at.keys()].filter((h) => !at.get(h).odds);
       const targets = [...at.keys()].filter((h) => at.get(h).odds);
-      marks.push(...map.ring(reach, "reach"));
-      marks.push(...map.ring(targets, "target", (h) => at.get(h).odds));
-      marks.push(...map.ring(selection.kind === "unit" ? where([selection.id]) : [selection.id], "selected"));
+      ring(reach, "reach");
+      ring(targets, "target", (h) => at.get(h).odds);
+      ring(selection.kind === "unit" ? where([selection.id]) : [selection.id], "selected");
     } else if (mine()) {
       const targets = hexTargets();
-      marks.push(...map.ring([...new Set(where(pieces()))], "may-act"));
-      marks.push(...map.ring([...targets.keys()], "target", (h) => targets.get(h).odds));
+      ring([...new Set(where(pieces()))], "may-act");
+      ring([...targets.keys()], "target", (h) => targets.get(h).odds);
       if (owed()) {               // a decision's candidates that name hexes: a retreat, an advance
-        const at = [...new Set(listed().flatMap((o) => o.at || []))];
-        marks.push(...map.ring(at, "reach"));
+        ring([...new Set(listed().flatMap((o) => o.at || []))], "reach");
         // the counters with more orders than the list holds: pointed at, each shows all of its own
         const cut = [...cutSubjects()].filter(([, as]) => as === "unit").map(([id]) => id);
-        marks.push(...map.ring([...new Set(where(cut))], "may-act"));
+        ring([...new Set(where(cut))], "may-act");
       }
     }
+    const key = JSON.stringify(rings);
+    if (marked && marked.key === key && marked.on === picture && marks.every((m) => m.isConnected)) return;
+    clearMarks();
+    for (const [hexes, cls, labels] of rings) {
+      marks.push(...map.ring(hexes, cls, labels && ((h) => labels[hexes.indexOf(h)])));
+    }
     for (const m of marks) m.setAttribute("data-mark", "1");
+    marked = { key: key, on: picture };
   }
 
   function actionHexes() {            // what "action" (F) brings on screen: the order, the selection, the units

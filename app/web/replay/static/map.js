@@ -26,18 +26,22 @@ window.HexMap = (function () {
     return !a.namespaceURI && (SVG_ATTRS.has(a.name) || /^data-[a-z-]+$/.test(a.name));
   }
 
-  function copy(node) {               // a detached copy of a drawing, built element by element
+  function copy(node, deep = true) {  // a detached copy of a drawing, built element by element
     if (node.nodeType === Node.TEXT_NODE) return document.createTextNode(node.data);
     if (node.nodeType !== Node.ELEMENT_NODE || node.namespaceURI !== SVG_NS || !SVG_TAGS.has(node.localName)) {
       return null;
     }
     const out = document.createElementNS(SVG_NS, node.localName);
     for (const a of node.attributes) if (allowed(a)) out.setAttribute(a.name, a.value);
-    for (const child of node.childNodes) {
+    for (const child of deep ? node.childNodes : []) {
       const c = copy(child);
       if (c) out.appendChild(c);
     }
     return out;
+  }
+
+  function same(el, name, value) {    // set an attribute, unless it has that value already
+    if (el.getAttribute(name) !== value) el.setAttribute(name, value);
   }
 
   function message(box, words) {      // a line of text in place of the map
@@ -112,8 +116,10 @@ window.HexMap = (function () {
       cam.x = Math.min(Math.max(cam.x, extent.x), extent.x + extent.w);   // never lose the map entirely
       cam.y = Math.min(Math.max(cam.y, extent.y), extent.y + extent.h);
       const v = visible();
-      picture.setAttribute("viewBox", [v.x, v.y, v.w, v.h].map((n) => n.toFixed(2)).join(" "));
-      document.body.dataset.zoom = cam.s.toFixed(3);
+      // written only when it moves: any write of an SVG's viewBox, even of the same value, lays out the whole
+      // picture again (its thousands of hex numbers), which was most of what a browser spent on an order or a step
+      same(picture, "viewBox", [v.x, v.y, v.w, v.h].map((n) => n.toFixed(2)).join(" "));
+      same(document.body, "data-zoom", cam.s.toFixed(3));
     }
 
     function hexOutline(label) {
@@ -234,31 +240,60 @@ window.HexMap = (function () {
     }
 
     // a new picture from the server, under the camera the user has. Of the same map as the one on screen (its
-    // `data-map` fingerprint), the drawn terrain, hex numbers, routes and hexsides stay in place and only the rest
-    // (the position, the legend, the picture's size) is taken from the new one: laying out thousands of hex numbers
-    // again was most of what a browser spent on each step of a replay or each order of a game
+    // `data-map` fingerprint), the drawn terrain, hex numbers, routes and hexsides stay in place, and so does every
+    // other part the new picture has unchanged (the counters when none moved, the legend, the place names): only
+    // the parts that differ (the title, a moved counter's layer) are taken from it. Laying out and painting the
+    // whole map again was most of what a browser spent on each step of a replay or each reading of a game. What a
+    // page drew over a picture (rings, `ring`) goes with it.
+    let parts = [];                   // the picture's parts drawn: [the server's node, the page's node or null]
     function draw(source) {
-      const root = parsed(source);
       const old = svg();
+      const kept = old && old.getAttribute("data-map");
+      let root = parsed(kept ? withoutLayers(source) : source);
       const map = root.getAttribute("data-map");
-      if (!old || !map || old.getAttribute("data-map") !== map) {
-        box.replaceChildren(copy(root));
+      if (!old || !map || kept !== map) {
+        if (kept) root = parsed(source);   // another map after all: the whole picture
+        const picture = copy(root, false);
+        parts = Array.from(root.childNodes, (n) => [n, copy(n)]);
+        for (const [, c] of parts) if (c) picture.appendChild(c);
+        box.replaceChildren(picture);
         return;
       }
+      // the picture's attributes as the new one has them, the viewBox the camera's once there is one (`apply`);
+      // each written only where it differs (`same`)
       for (const a of Array.from(old.attributes)) if (!root.hasAttribute(a.name)) old.removeAttribute(a.name);
-      for (const a of Array.from(root.attributes)) if (allowed(a)) old.setAttribute(a.name, a.value);
-      for (const n of Array.from(old.childNodes)) if (!drawnOnce(n)) n.remove();
-      const first = Array.from(old.childNodes).find(drawnOnce) || null;
-      let before = true;              // what comes before the map's layers (the title, the ground) and after them
-      for (const n of Array.from(root.childNodes)) {
-        if (drawnOnce(n)) {           // on screen already: not even copied
-          before = false;
-          continue;
-        }
-        const c = copy(n);
-        if (c && before) old.insertBefore(c, first);
-        else if (c) old.appendChild(c);
+      for (const a of Array.from(root.attributes)) {
+        if (allowed(a) && !(a.name === "viewBox" && cam)) same(old, a.name, a.value);
       }
+      const wanted = Array.from(root.childNodes, (n, i) => {
+        if (drawnOnce(n)) return old.querySelector(":scope > g." + n.getAttribute("class"));
+        const was = parts[i];
+        return was && was[1] && was[1].parentNode === old && was[0].isEqualNode(n) ? was[1] : copy(n);
+      });
+      const stays = new Set(wanted);
+      for (const n of Array.from(old.childNodes)) if (!stays.has(n)) n.remove();
+      let at = old.firstChild;
+      for (const n of wanted) {
+        if (!n) continue;
+        if (n === at) at = at.nextSibling;
+        else old.insertBefore(n, at);
+      }
+      parts = Array.from(root.childNodes, (n, i) => [n, wanted[i]]);
+    }
+
+    // the picture's text with each of the map's own layers left empty (`<g class="terrain"/>`), for a page that has
+    // them drawn already (the same `data-map`): parsing them again was a third of what drawing a new position cost.
+    // A layer is a `g` of drawings without a `g` inside; one that is not is left whole.
+    function withoutLayers(source) {
+      const start = /<g class="(terrain|labels|routes|hexsides)"[\s>]/g;
+      let out = "", at = 0, m;
+      while ((m = start.exec(source))) {
+        const end = source.indexOf("</g>", m.index);
+        if (end < 0 || /<g[\s>]/.test(source.slice(m.index + 2, end))) continue;
+        out += source.slice(at, m.index) + '<g class="' + m[1] + '"/>';
+        at = start.lastIndex = end + 4;
+      }
+      return out + source.slice(at);
     }
 
     function drawnOnce(node) {        // a layer of the map itself (app/projections/render.py, _static_layers)

@@ -117,7 +117,10 @@
 
   function markCombat(c) {            // outline the attacked hex and the attacking counters on the map
     const svg = map.svg();
-    if (!svg || !c) return;
+    if (!svg) return;
+    // the counters of the step before may be the same ones, kept on screen (map.js `draw`): unmarked first
+    for (const counter of svg.querySelectorAll(".counter.attacker")) counter.classList.remove("attacker");
+    if (!c) return;
     map.ring([c.hex], "combat-target");   // under the counters: it covers none of them
     for (const id of c.attackers || []) {
       const counter = svg.querySelector('.counter[data-unit="' + CSS.escape(String(id)) + '"]');
