@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 import re
 from collections.abc import Iterable
@@ -63,6 +64,13 @@ def public_key(text: str) -> Ed25519PublicKey:
     in OpenSSL's Ed25519, so a "receipt" made with it would prove anything."""
     if not isinstance(text, str) or not KEY_TEXT.fullmatch(text):
         raise ReceiptError(f"a key is written {KEY_PREFIX}<43 base64url characters>, not {str(text)[:60]!r}")
+    return _key_of(text)
+
+
+@functools.lru_cache(maxsize=256)
+def _key_of(text: str) -> Ed25519PublicKey:
+    """`public_key` of a well-formed text, kept per text: a check reads the same few keys on every receipt and
+    `_weak` is pure-Python arithmetic (a refused key raises each time: nothing is kept for it)."""
     raw = _unb64(text[len(KEY_PREFIX):], 32, "the key")
     if _weak(raw):
         raise ReceiptError("the key is not a point of large order on Ed25519 (a forger's key)")
