@@ -119,6 +119,7 @@ def replacing(*args, **kwargs):
 
 os.replace = replacing
 from app.cli import cli
+from bench.forked_cli import run_cli
 
 
 
@@ -161,22 +162,7 @@ for line in sys.stdin:
     sys.stdout.flush()
     pid = os.fork()
     if pid == 0:
-        code = 1
-        try:
-            os.environ.clear()
-            os.environ.update(run["env"])
-            kill["at"] = run["kill_at"] or 0
-            for fd, name in ((1, run["out"]), (2, run["err"])):
-                os.dup2(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), fd)
-            os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-            cli(run["args"], prog_name="cli.py")
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(code)
+        run_cli(run["args"], run["env"], run["out"], run["err"], before=lambda: kill.update(at=run["kill_at"] or 0))
     _, status = os.waitpid(pid, 0)
     print(os.waitstatus_to_exitcode(status), flush=True)
 """

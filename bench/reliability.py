@@ -145,11 +145,11 @@ HTTP_ERRORS = (OSError, http.client.HTTPException)  # refused, reset, closed mid
 # and answers its pid; {"wait": PID, "timeout": S} reaps it, answering its exit status (negative: the signal), or
 # null while it runs.
 LAUNCHER = """
-import json, os, sys, time, traceback
+import json, os, sys, time
 sys.path.insert(0, {root!r})
 os.chdir({root!r})
-from app.cli import cli
-import app.events.postgres, app.web, app.web.access, app.web.server
+from bench.forked_cli import run_cli
+import app.cli, app.events.postgres, app.web, app.web.access, app.web.server
 from app.web import headers, play, players, replay, routes
 from app.rules.catalog import installed
 from app.service import games
@@ -161,25 +161,7 @@ for line in sys.stdin:
     if "start" in ask:
         pid = os.fork()
         if pid == 0:
-            code = 1
-            try:
-                os.environ.clear()
-                os.environ.update(ask["env"])
-                log = os.open(ask["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-                os.dup2(log, 1)
-                os.dup2(log, 2)
-                os.close(log)
-                os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-                cli(ask["start"], prog_name="cli.py")
-                code = 0
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-            except BaseException:
-                traceback.print_exc()
-            finally:
-                sys.stdout.flush()
-                sys.stderr.flush()
-                os._exit(code)
+            run_cli(ask["start"], ask["env"], ask["log"], ask["log"], append=True)
         answer = pid
     else:
         deadline, answer = time.monotonic() + ask["timeout"], None
