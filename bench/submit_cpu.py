@@ -10,7 +10,8 @@ read from /proc once it has sent what the burst queued.
     python bench/submit_cpu.py --submit-floor [--requests 200]: the submit beside the same order on a plain route
     python bench/submit_cpu.py --submit-floor --read-floor: both, one after the other, in one run
     python bench/submit_cpu.py --kept-state [--requests 200]: an order decided on the kept state against on a load
-    python bench/submit_cpu.py --overlap [CLIENTS] [--requests 100]: the answer made while the fsync runs, or after
+    python bench/submit_cpu.py --overlap [CLIENTS] [--requests 100] [--device-us 220]: the answer made while the
+        fsync runs, or after it (--device-us: a modelled disk, the database in memory)
 
 Issue 15's submit rows (bench/table.py) are wall-clock ratios; this says what is left inside them. No test runs it.
 """
@@ -378,13 +379,16 @@ def kept_state(count: int, rounds: int = 9) -> None:
           f"(lowest {differences[0]:.1f}, highest {differences[-1]:.1f})")
 
 
-def overlap(count: int, rounds: int = 7, clients: int = 1) -> None:
+def overlap(count: int, rounds: int = 7, clients: int = 1, device_us: int | None = None) -> None:
     """An order's answer made while its fsync runs (app/service/writes.py `Writes.answering`) against the same order
     answered only once its fsync has ended (`answering` made a plain `group`: the path before it), through waitress
     on 127.0.0.1 with `clients` clients, the commits waiting for the disk as `serve`'s do (the turn emails left
     queued: the sender's CPU is not this one's), in one process alternated with the bare endpoint in rounds of
     `count` requests a client: wall time a request (its median) and the rate, each beside the bare endpoint's of
-    the same round. The pairs share the machine's load minute by minute, which a main-against-branch run cannot."""
+    the same round. The pairs share the machine's load minute by minute, which a main-against-branch run cannot.
+    `device_us`: the database on /dev/shm (memory: its fsync waits for nothing) and each fsync followed by a sleep
+    of that many microseconds, a disk whose every fsync waits that long (a quiet machine's: 130 us, docs/
+    benchmarks.md part 7), so a busy shared disk's swings (2-12 ms here) do not drown what is measured."""
     from waitress import create_server
 
     from app.events.sqlite import GroupCommit
@@ -396,7 +400,17 @@ def overlap(count: int, rounds: int = 7, clients: int = 1) -> None:
     if answering is None:
         print("\nthis code answers every order after its fsync (no Writes.answering): nothing to compare")
         return
-    app = app_for(tempfile.mkdtemp(prefix="hexledger-bench-"), "background")
+    folder = None
+    if device_us is not None:
+        folder = "/dev/shm"
+        real_fdatasync = os.fdatasync
+
+        def device(fd: int) -> None:
+            real_fdatasync(fd)
+            time.sleep(device_us / 1e6)
+
+        os.fdatasync = device
+    app = app_for(tempfile.mkdtemp(prefix="hexledger-bench-", dir=folder), "background")
     app.extensions["hexledger_sender"].stop()
     server = create_server(app, host="127.0.0.1", port=0, threads=4)
     threading.Thread(target=server.run, daemon=True).start()
@@ -450,9 +464,10 @@ def overlap(count: int, rounds: int = 7, clients: int = 1) -> None:
         writes.Writes.answering = answering
         server.close()
     bare_rates = rates["the bare endpoint"]
-    print(f"\nthe order's answer and its fsync, {clients} client(s), {count} requests each a round, median of "
-          f"{rounds} rounds (load average {os.getloadavg()[0]:.1f}): wall ms a request, rate, rate beside the bare "
-          "endpoint's of the same round")
+    disk = "this machine's disk" if device_us is None else f"a disk whose fsync waits {device_us} us"
+    print(f"\nthe order's answer and its fsync, {clients} client(s), {disk}, {count} requests each a round, median "
+          f"of {rounds} rounds (load average {os.getloadavg()[0]:.1f}): wall ms a request, rate, rate beside the "
+          "bare endpoint's of the same round")
     for label in asks:
         ratios = sorted(r / b for r, b in zip(rates[label], bare_rates, strict=True))
         print(f"{label:52} {sorted(waits[label])[rounds // 2] * 1e3:6.2f} ms  {sorted(rates[label])[rounds // 2]:7.1f}"
@@ -472,11 +487,13 @@ def main() -> None:
                         help="only the order decided on the kept state against one on a load (`kept_state`)")
     parser.add_argument("--overlap", type=int, nargs="?", const=1, default=0, metavar="CLIENTS",
                         help="only the answer made during the fsync against after it, through waitress (`overlap`)")
+    parser.add_argument("--device-us", type=int, default=None,
+                        help="with --overlap: the database in memory, each fsync followed by this long a wait")
     parser.add_argument("--submit-floor", action="store_true",
                         help="only the order submit against the same order on a plain route (`submit_floor`)")
     args = parser.parse_args()
     if args.overlap:
-        overlap(args.requests, clients=args.overlap)
+        overlap(args.requests, clients=args.overlap, device_us=args.device_us)
         return
     if args.kept_state:
         kept_state(args.requests)
