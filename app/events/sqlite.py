@@ -310,7 +310,7 @@ class GroupCommit:
     _all_lock = threading.Lock()
 
     SYNCER_IDLE = 1.0  # seconds the syncing thread waits for another fsync to run before it ends
-    BEGIN_WAIT = 0.002  # seconds a writer waits for the syncing thread to begin its fsync (then goes on without)
+    BEGIN_WAIT = 0.0002  # seconds a writer waits for the syncing thread to begin its fsync (then goes on without)
 
     def __init__(self, path: str, busy_timeout: float):
         self.file, self.wal, self.folder = path, path + "-wal", os.path.dirname(path) or "."
