@@ -4,7 +4,9 @@ Durability: a transaction is on disk (fsynced) before it returns, so an order ac
 power cut. The WAL journal is fsynced after the commit rather than inside it (synchronous=NORMAL plus
 `GroupCommit`), which is what synchronous=FULL does, except that this process's concurrent writers share one
 transaction and one fsync instead of each committing and waiting for its own under the write lock (group
-commit: docs/architecture.md, "The write path"). Concurrency: a write transaction takes the writer lock first
+commit: docs/architecture.md, "The write path"). A writer that has an answer to make (an order's: `disk_later`) has
+its fsync begun on the group's syncing thread (`GroupCommit.sync_soon`) and waits for it only once the answer is
+made: nothing is handed on before the disk has it. Concurrency: a write transaction takes the writer lock first
 (BEGIN IMMEDIATE), so an append reads the head it checks under the lock; this process's writers take turns on
 one connection (a writer's transaction is a savepoint of the batch, taken back alone if it fails), other
 processes wait through SQLite's busy handler. A refusal outside a transaction is the raw `sqlite3.OperationalError`
