@@ -57,7 +57,7 @@ def _units(svg: bytes) -> dict[str, str]:
             if c.get("class") == "counter"}
 
 
-def test_the_map_is_not_sent_again_while_it_shows_the_same(game):
+def test_the_map_is_not_sent_again_while_it_shows_the_same_to_the_seat(game):
     act, picture = game
     first = picture("red")
     tag = first.headers["ETag"]
@@ -71,10 +71,7 @@ def test_the_map_is_not_sent_again_while_it_shows_the_same(game):
     moved = picture("red", tag)
     assert moved.status_code == 200 and moved.headers["ETag"] != tag
     assert picture("red", moved.headers["ETag"]).status_code == 304
-
-
-def test_the_other_sides_hidden_move_leaves_the_tag_as_it_was_and_the_map_as_it_was(game):
-    act, picture = game
+    # the other side's hidden move leaves red's tag as it was, and red's map as it was
     act("red", "orders", order="end")
     act("red", "orders", order="end")
     red, blue = picture("red"), picture("blue")
