@@ -319,7 +319,8 @@ class GroupCommit:
         lock = threading.RLock()
         self.cond = threading.Condition(lock)
         self.wake = threading.Condition(lock)  # the syncing thread's (`sync_soon`), on the same lock
-        self.began = threading.Condition(lock)  # an fsync is about to begin (`sync_soon` waits for it)
+        self.began = threading.Condition()  # an fsync is about to begin (`sync_soon` waits for it): a lock of its
+        # own, so a writer timing out there never queues for the group's lock behind a thread not yet running
         self.users = 0
         self.conn: sqlite3.Connection | None = None
         self.identity: tuple[int, int] | None = None
@@ -530,6 +531,7 @@ class GroupCommit:
                 self.syncer.start()
             elif not self.syncing:
                 self.wake.notify()
+        with self.began:
             self.began.wait_for(lambda: self.began_up_to >= ticket or self.synced_up_to >= ticket
                                 or (self.syncing and self.covering < ticket), self.BEGIN_WAIT)
 
@@ -560,7 +562,7 @@ class GroupCommit:
         try:
             for path, sync in [(wal, os.fdatasync)] + ([] if self.folder_synced else [(self.folder, os.fsync)]):
                 opened.append((os.open(path, os.O_RDONLY), sync))
-            with self.cond:
+            with self.began:
                 self.began_up_to = max(self.began_up_to, covered)
                 self.began.notify_all()
             for fd, sync in opened:
