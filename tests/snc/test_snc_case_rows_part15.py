@@ -36,7 +36,7 @@ def test_5_1_gt_3_runs_the_chinese_player_turn_then_the_japanese_whose_reinforce
     assert (s.turn, s.side, s.phase, s.winner) == (4, "chinese", "declare", None)
 
 
-def test_5_3_a_move_or_an_attack_in_the_japanese_reinforcement_phase_is_refused_saying_reinforcements_attack_by_landing():
+def test_5_3_a_move_or_an_attack_in_the_japanese_reinforcement_phase_is_refused_saying_they_attack_by_landing():
     """5.3: the Reinforcement Phase lets arriving Japanese reinforcements arrive and attack (by their landing, 8.4);
     the rest of the army moves and fights only in the Operations Phase declared for it."""
     s = position({"jp-d3-r6": "3409", "cn-gar-c": "3408", "cn-d57": "3612", "jp-snlf-1": "3512"}, turn=4,
