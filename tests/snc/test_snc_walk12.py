@@ -24,8 +24,6 @@ def under(state, version: str | None):
 def test_8_4_12_0_the_wusong_landing_with_all_four_markers_is_listed():
     s = at_gt2_japanese_reinforcement_phase()
     wusong = "land jp-d3-r18 jp-d3-r34 jp-d3-r6 jp-d3-r68 at 3510 support amphibious air artillery naval"
-    listed = orders(s, "japanese", "3510")
-    assert wusong in listed and "land jp-d3-r18 jp-d3-r34 jp-d3-r6 jp-d3-r68 at 3510 support air naval" in listed
     assert wusong in [o["order"] for o in legal.legal_orders(RULES, s, "japanese")]  # among the first 40
     assert wusong not in orders(under(s, "11"), "japanese", "3510")
 
@@ -96,3 +94,25 @@ def test_8_4_the_list_offers_each_survivor_of_a_landing_retreating_its_own_way()
     retreats = set(orders(s, "chinese", "3309"))
     assert {"retreat to 3309", "retreat cn-d87 to 3309", "retreat cn-d36 to 3309"} <= retreats
     assert set(orders(under(s, "11"), "chinese", "3309")) == {"retreat to 3309"}
+
+
+def test_9_6_the_list_offers_a_stack_moving_together_as_an_overrun_needs():
+    """9.6: the 11th Division overruns 2707 after moving together into 2806 (the 9.6 example); the list named each
+    regiment's move alone, and regiments that moved one by one may not overrun together."""
+    d11 = ["jp-d11-r12", "jp-d11-r22", "jp-d11-r43", "jp-d11-r44"]
+    s = position({**{u: "2906" for u in d11}, "cn-d7": "2707", "cn-d57": "3612", "jp-snlf-1": "3512"},
+                 plan=("move", "fight"))
+    together = "move " + " ".join(d11) + " to 2806"
+    assert together in orders(s, "japanese", "2806") and together not in orders(under(s, "11"), "japanese", "2806")
+    s = then(s, "japanese", together)
+    assert any(o.startswith("overrun 2707 with " + " ".join(d11)) for o in orders(s, "japanese", "2707"))
+
+
+def test_8_3_8_4_the_list_offers_two_replacements_in_one_order_and_one_regiment_landing_alone():
+    s = position({"jp-d3-r6": "3409", "jp-d3-r18": "3409", "cn-d57": "3612", "jp-snlf-1": "3512"}, turn=4,
+                 phase="reinf", steps={"jp-d3-r6": 1, "jp-d3-r18": 1}, pool=("jp-d9-r7", "jp-d9-r19"))
+    s = replace(s, replacements=2)
+    listed = [o["order"] for o in legal.legal_orders(RULES, s, "japanese")]
+    assert "replace jp-d3-r18 jp-d3-r6" in listed or "replace jp-d3-r6 jp-d3-r18" in listed
+    assert "land jp-d9-r7 at 3509" in orders(s, "japanese", "jp-d9-r7")
+    assert "land jp-d9-r7 at 3509" not in orders(under(s, "11"), "japanese", "jp-d9-r7")

@@ -776,8 +776,9 @@ def more_orders(state: State, side: str) -> Iterator[Candidate]:
     attacking hex alone (10.0), an advance by part of the survivors (10.5.3: any number, up to the stacking limit;
     6.2), the 10th Army's second hex by part of the units in its landing hex (8.4.1, ruling R34), each survivor of a
     landing retreating its own way (8.4, ruling E23), every set of reinforcements the interdiction may remove (11.2,
-    ruling R28) and a reinforcement placed on every railroad hex it may be (8.2 b)). The decider keeps those it
-    accepts. A game created under rules version 11 or before is listed as it was."""
+    ruling R28), a reinforcement placed on every railroad hex it may be (8.2 b)), a stack moving together in a
+    movement phase (9.0; an overrun's units move together, 9.6), one unit of a formation landing alone (8.0, 8.4) and
+    two replacements in one order (8.3). The decider keeps those it accepts. A game created under rules version 11 or before is listed as it was."""
     if not state.since(12):
         return
     if state.pending:
@@ -803,7 +804,11 @@ def more_orders(state: State, side: str) -> Iterator[Candidate]:
         hexes = _rail_hexes(state) if due and "rail" in {o.name for o in TABLE.allowed(state)} else []
         yield from _as_candidates(state, "rail", [{"units": [u.id], "hex": h} for u in due for h in hexes[1:]])
     elif state.phase == "reinf" and side == "japanese":
+        if state.replacements > 1:  # two reduced units in one order (8.3)
+            reduced = [a["units"][0] for a in _replace_candidates(state, side)]
+            yield from _as_candidates(state, "replace", [{"units": list(c)} for c in combinations(reduced, 2)])
         yield from _as_candidates(state, "land", _landings_with_markers(state, side))
+        yield from _as_candidates(state, "land", _landings_of_one(state, side))
         by_hex: dict[str, list[str]] = {}
         for u in reinforcements.army_going_on(state):
             by_hex.setdefault(u.hex, []).append(u.id)
@@ -812,6 +817,8 @@ def more_orders(state: State, side: str) -> Iterator[Candidate]:
         yield from _as_candidates(state, "advance", found)
     elif state.mode() in MODES:
         verb = "attack" if state.mode() == "fight" else "overrun"
+        if verb == "overrun":
+            yield from _as_candidates(state, "move", _stack_moves(state, side))
         yield from _as_candidates(state, verb, _battles_with_markers(state, side, verb))
 
 
@@ -866,6 +873,32 @@ def _landings_with_markers(state: State, side: str) -> Iterator[dict]:
         for args, sets in found:
             if i < len(sets):
                 yield {**args, "support": sets[i]}
+
+
+def _stack_moves(state: State, side: str) -> Iterator[dict]:
+    """SNC 9.0, 9.6: each stack of two or more units that have not moved, moving together (as an overrun's units
+    must), to its nearest destinations."""
+    stacks: dict[str, list[str]] = {}
+    for u in state.on_map(side):
+        if not (u.static or u.done or u.mp_used > 0 or u.id in state.mover):
+            stacks.setdefault(u.hex, []).append(u.id)
+    for _, ids in sorted(stacks.items()):
+        if len(ids) < 2:
+            continue
+        try:
+            units = movement.may_move(state, side, ids)
+        except OrderError:
+            continue
+        for dest in movement.nearest_destinations(state, side, units)[:MAX_PER_UNIT]:
+            yield {"units": ids, "to": dest, "via": []}
+
+
+def _landings_of_one(state: State, side: str) -> Iterator[dict]:
+    """SNC 8.0, 8.4: a unit of a formation landing without the rest (they may be delayed), at each landing hex."""
+    for args in _land_candidates(state, side):
+        if not args["support"] and len(args["units"]) > 1:
+            for uid in args["units"]:
+                yield {"units": [uid], "hex": args["hex"], "support": []}
 
 
 def _rail_hexes(state: State) -> list[str]:
