@@ -778,7 +778,8 @@ def more_orders(state: State, side: str) -> Iterator[Candidate]:
     landing retreating its own way (8.4, ruling E23), every set of reinforcements the interdiction may remove (11.2,
     ruling R28), a reinforcement placed on every railroad hex it may be (8.2 b)), a stack moving together in a
     movement phase (9.0; an overrun's units move together, 9.6), one unit of a formation landing alone (8.0, 8.4) and
-    two replacements in one order (8.3). The decider keeps those it accepts. A game created under rules version 11 or before is listed as it was."""
+    two replacements in one order (8.3). The decider keeps those it accepts. A game created under rules version 11
+    or before is listed as it was."""
     if not state.since(12):
         return
     if state.pending:
