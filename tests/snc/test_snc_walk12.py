@@ -116,3 +116,17 @@ def test_8_3_8_4_the_list_offers_two_replacements_in_one_order_and_one_regiment_
     assert "replace jp-d3-r18 jp-d3-r6" in listed or "replace jp-d3-r6 jp-d3-r18" in listed
     assert "land jp-d9-r7 at 3509" in orders(s, "japanese", "jp-d9-r7")
     assert "land jp-d9-r7 at 3509" not in orders(under(s, "11"), "japanese", "jp-d9-r7")
+
+
+def test_9_0_a_units_orders_name_every_hex_it_can_reach_not_only_the_forty_nearest():
+    """9.0: a Chinese division in open country reaches far more than 40 hexes with its 8 MP (1 MP a hex, 9.4); the
+    list names its 40 nearest first (legal.LIMIT keeps the list short), and the unit's own orders every one."""
+    from app.rules.snc import movement
+
+    s = position({"cn-d7": "2014", "cn-d57": "3612", "jp-snlf-1": "3512"}, turn=7, side="chinese",
+                 plan=("move", "move"))
+    reach = movement.nearest_destinations(s, "chinese", [s.units["cn-d7"]])
+    assert len(reach) > 60
+    moves = {o.split()[-1] for o in orders(s, "chinese", "cn-d7") if o.startswith("move ")}
+    assert moves == set(reach)
+    assert len({o for o in orders(under(s, "11"), "chinese", "cn-d7") if o.startswith("move ")}) == 40

@@ -222,14 +222,20 @@ MAX_CHOICES = 12   # allocations of losses, sets of units to eliminate
 TRIES = 2000  # sets of units to eliminate tried for the list (a big stack has millions of sets of the fewest size)
 
 
+def _movable_groups(state: State, side: str) -> list[list[str]]:
+    """The stack under way (from rules version 10, ruling E21, the units of it still on the map), then every unit
+    that has not moved."""
+    moving = state.moving()
+    groups = [list(moving)] if moving else []
+    return groups + [[u.id] for u in state.on_map(side)
+                     if not (u.static or u.done or u.mp_used > 0 or u.id in state.mover)]
+
+
 def _move_candidates(state: State, side: str) -> Iterator[dict]:
     """The stack under way, then every unit that has not moved (9.0: moving another ends the stack's move; in the
     Reinforcement Phase, those placed in their listed hex: 8.2); each unit's nearest destinations first (by MP,
     then label)."""
-    moving = state.moving()  # from rules version 10 (ruling E21) the units of the stack still on the map
-    groups = [list(moving)] if moving else []
-    groups += [[u.id] for u in state.on_map(side) if not (u.static or u.done or u.mp_used > 0 or u.id in state.mover)]
-    for group in groups:
+    for group in _movable_groups(state, side):
         try:
             units = movement.may_move(state, side, group)
         except OrderError:  # the stack may not move on now: no destination of it would be accepted
@@ -804,6 +810,7 @@ def more_orders(state: State, side: str) -> Iterator[Candidate]:
         due = [u for u in reinforcements.due(state, side) if u.status != "returning"]
         hexes = _rail_hexes(state) if due and "rail" in {o.name for o in TABLE.allowed(state)} else []
         yield from _as_candidates(state, "rail", [{"units": [u.id], "hex": h} for u in due for h in hexes[1:]])
+        yield from _as_candidates(state, "move", _farther_moves(state, side))
     elif state.phase == "reinf" and side == "japanese":
         if state.replacements > 1:  # two reduced units in one order (8.3)
             reduced = [a["units"][0] for a in _replace_candidates(state, side)]
@@ -821,6 +828,8 @@ def more_orders(state: State, side: str) -> Iterator[Candidate]:
         if verb == "overrun":
             yield from _as_candidates(state, "move", _stack_moves(state, side))
         yield from _as_candidates(state, verb, _battles_with_markers(state, side, verb))
+        if verb == "overrun":
+            yield from _as_candidates(state, "move", _farther_moves(state, side))
 
 
 def _as_candidates(state: State, name: str, found) -> Iterator[Candidate]:
@@ -874,6 +883,17 @@ def _landings_with_markers(state: State, side: str) -> Iterator[dict]:
         for args, sets in found:
             if i < len(sets):
                 yield {**args, "support": sets[i]}
+
+
+def _farther_moves(state: State, side: str) -> Iterator[dict]:
+    """SNC 9.0: the destinations past the MAX_PER_UNIT nearest the candidates name, for each unit or stack they move."""
+    for group in _movable_groups(state, side):
+        try:
+            units = movement.may_move(state, side, group)
+        except OrderError:
+            continue
+        for dest in movement.nearest_destinations(state, side, units)[MAX_PER_UNIT:]:
+            yield {"units": group, "to": dest, "via": []}
 
 
 def _stack_moves(state: State, side: str) -> Iterator[dict]:
