@@ -130,3 +130,27 @@ def test_9_0_a_units_orders_name_every_hex_it_can_reach_not_only_the_forty_neare
     moves = {o.split()[-1] for o in orders(s, "chinese", "cn-d7") if o.startswith("move ")}
     assert moves == set(reach)
     assert len({o for o in orders(under(s, "11"), "chinese", "cn-d7") if o.startswith("move ")}) == 40
+
+
+def test_10_5_2_the_list_offers_every_way_to_lose_two_steps_among_six_equal_brigades():
+    """10.5.2: six one-step brigades of 1 lose two steps: any two of them, 15 ways; the list named 12."""
+    brigades = ["cn-b20", "cn-b45", "cn-b11", "cn-b12", "cn-b13", "cn-b34"]
+    s = position({**{b: "2707" for b in brigades}, "cn-d57": "3612", "jp-snlf-1": "3512",
+                  **{u: "2806" for u in D3}}, turn=7)
+    s = then(s, "japanese", "attack 2707 with 2806", rolls=[6])
+    assert s.pending[0]["kind"] == "losses" and s.pending[0]["data"]["count"] == 2
+    losses = [o["order"] for o in legal.legal_orders(RULES, s, "chinese")]
+    assert len(losses) == 15 and all(o.startswith("lose ") for o in losses)
+    assert len(legal.legal_orders(RULES, under(s, "11"), "chinese")) == 12
+
+
+def test_6_0_the_list_offers_two_units_that_are_both_needed_beside_the_one_that_does_alone():
+    """6.0: 4.5 DE in 2707 (6.2): the elite 14th (1.5) alone, or a division and a brigade, or two divisions, none of
+    which could be spared; the list named only the fewest (one unit)."""
+    s = position({"cn-d14": "2707", "cn-d7": "2707", "cn-d58": "2707", "cn-b20": "2707", "cn-b45": "2707",
+                  "cn-d57": "3612"}, turn=7, side="chinese", plan=("move", "move"))
+    s = then(s, "chinese", "end")
+    listed = {o["order"] for o in legal.legal_orders(RULES, s, "chinese")}
+    assert listed == {"eliminate cn-d14", "eliminate cn-b45 cn-d7", "eliminate cn-b45 cn-d58", "eliminate cn-b20 cn-d7",
+                      "eliminate cn-b20 cn-d58", "eliminate cn-d7 cn-d58"}
+    assert {o["order"] for o in legal.legal_orders(RULES, under(s, "11"), "chinese")} == {"eliminate cn-d14"}

@@ -783,9 +783,10 @@ def more_orders(state: State, side: str) -> Iterator[Candidate]:
     6.2), the 10th Army's second hex by part of the units in its landing hex (8.4.1, ruling R34), each survivor of a
     landing retreating its own way (8.4, ruling E23), every set of reinforcements the interdiction may remove (11.2,
     ruling R28), a reinforcement placed on every railroad hex it may be (8.2 b)), a stack moving together in a
-    movement phase (9.0; an overrun's units move together, 9.6), one unit of a formation landing alone (8.0, 8.4) and
-    two replacements in one order (8.3). The decider keeps those it accepts. A game created under rules version 11
-    or before is listed as it was."""
+    movement phase (9.0; an overrun's units move together, 9.6), one unit of a formation landing alone (8.0, 8.4),
+    two replacements in one order (8.3), every destination past a unit's 40 nearest (9.0), more allocations of losses
+    (10.5.2) and every set of units an overstacked hex may lose, none not needed (6.0). The decider keeps those it
+    accepts. A game created under rules version 11 or before is listed as it was."""
     if not state.since(12):
         return
     if state.pending:
@@ -803,6 +804,10 @@ def more_orders(state: State, side: str) -> Iterator[Candidate]:
             yield from _as_candidates(state, "retreat", found)
         elif p["kind"] == "interdiction":
             yield from _as_candidates(state, "remove", _removals(state, data))
+        elif p["kind"] == "losses":
+            yield from _as_candidates(state, "lose", _more_losses(state, data))
+        elif p["kind"] == "overstack":
+            yield from _as_candidates(state, "eliminate", _more_eliminations(state, side, data["hex"]))
         return
     if state.side != side:
         return
@@ -920,6 +925,54 @@ def _landings_of_one(state: State, side: str) -> Iterator[dict]:
         if not args["support"] and len(args["units"]) > 1:
             for uid in args["units"]:
                 yield {"units": [uid], "hex": args["hex"], "support": []}
+
+
+MORE_CHOICES = 60  # allocations of losses and sets of units to eliminate past the candidates' MAX_CHOICES
+
+
+def _more_losses(state: State, data: dict) -> Iterator[dict]:
+    """SNC 10.5.2: the ways to take the steps owed past the candidates' first MAX_CHOICES (at most MORE_CHOICES)."""
+    units = [state.units[u] for u in data["units"]]
+    found: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    def walk(steps: dict, taken: tuple[str, ...]):
+        if len(found) >= MAX_CHOICES + MORE_CHOICES:
+            return
+        if len(taken) == data["count"] or not any(steps.values()):
+            found.setdefault(tuple(sorted(taken)), taken)
+            return
+        for uid in combat.loss_candidates(units, steps):
+            walk({**steps, uid: steps[uid] - 1}, (*taken, uid))
+
+    walk({u.id: u.steps for u in units}, ())
+    for allocation in list(found.values())[MAX_CHOICES:]:
+        yield {"units": list(allocation)}
+
+
+def _more_eliminations(state: State, side: str, h: str) -> Iterator[dict]:
+    """SNC 6.0: sets of units whose elimination brings the hex within the limits, none of them not needed (a larger
+    set than the fewest is one when no unit of it could be spared), past the candidates' (at most MORE_CHOICES, trying
+    at most TRIES sets)."""
+    mf = state.data.params["game"]["mobile_mf"]
+    mine = [u for u in state.at(h) if u.side == side]
+    pieces = [u.piece(mf) for u in mine]
+    listed = {frozenset(a["units"]) for a in _eliminate_candidates(state, side)}
+    n = _fewest(state, side, h)[0]
+
+    def fits(gone: frozenset) -> bool:
+        return not overstacked([p for i, p in enumerate(pieces) if i not in gone], state.data.stacking, H(h))
+
+    found, tried = 0, 0
+    for k in range(n, len(mine) + 1):
+        for gone in combinations(range(len(mine)), k):
+            tried += 1
+            if found >= MORE_CHOICES or tried > TRIES:
+                return
+            ids = frozenset(mine[i].id for i in gone)
+            g = frozenset(gone)
+            if ids not in listed and fits(g) and not any(fits(g - {i}) for i in g):
+                found += 1
+                yield {"units": [mine[i].id for i in gone]}
 
 
 def _rail_hexes(state: State) -> list[str]:
