@@ -44,7 +44,8 @@ GAME = Game(
     # the other faction's Detachment or Logistics markers (D63), an SNLF Beachhead-0 that cannot land opens no step
     # (D64); 14: no Dependent with a status of its own in a position (D67), no Exploitation Distance written where no
     # unit may advance (D69); 15: an SNLF Beachhead-0 lands without the Blitz marker (D70); 16: a plain hexside crossed
-    # makes the hexside shift none (D9)
+    # makes the hexside shift none (D9); 17: the list names every hex that may be attacked, every unit that may attack
+    # it and every HQ that may support it (D71), and the Exploitation into the defending hex alone (D72)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={

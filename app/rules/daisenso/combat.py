@@ -157,6 +157,30 @@ def one_hq(d: Decision, hqs: list[str]) -> str | None:
     return hqs[0] if hqs else None
 
 
+def attacker_problem(state: State, u: Unit, target: str, blitz: bool) -> tuple[str, str] | None:
+    """Why the phasing unit ``u`` may not be one of the attacking units against ``target`` whatever the others are
+    (4.2.1, 4.2.1.1, 4.1.2; D17), as (case, reason), or None. The limits that hang on the whole force (two Minor
+    Countries, one HQ, the raw 1-3) are `declare`'s."""
+    k = state.kind(u)
+    if not k.is_ground:
+        return "4.2.1", f"{u.id} is not a ground unit"
+    if u.attacked or (k.type == "hq" and u.fought):
+        return "4.2.1", f"{u.id} has already attacked this Combat Segment"
+    if not state.data.atlas.adjacent(H(u.hex), H(target)):
+        return "4.2.1", f"{u.id} in {u.hex} is not adjacent to {target}"
+    if k.attack == 0:
+        return "4.2.1.1", f"{u.id} has an Attack Factor of 0"
+    if blitz and not u.blitz:
+        return "4.1.2", f"{u.id} is not Blitz-enabled"
+    if has_failure(state, u.faction, u.hex):
+        return "4.2.1.1", f"a {u.faction} Failure marker in {u.hex} stops {u.id} (D17)"
+    if not terrain.attack_allowed_across(state, u, target):
+        return "4.2.1.1", (f"{u.id} cannot attack across the All-Sea hexside {u.hex}/{target} "
+                           "(only supplied marines, or across a Beachhead Hexside)")
+    why = confined(state, u, target)
+    return ("4.2.1.1", why) if why else None
+
+
 def declare(d: Decision, target: str, unit_ids: list[str], hq_id: str | None) -> None:
     """4.2.1, 4.2.1.1-4.2.1.3, 4.1.2 and 4.2.2 step 1; then step 2 or the resolution."""
     state, data = d.state, d.data
@@ -184,25 +208,9 @@ def declare(d: Decision, target: str, unit_ids: list[str], hq_id: str | None) ->
         if not (weather == "snow" and russians):
             d.refuse(C + "4.1.2", f"{target} is under {weather}: no Blitz attack on it")
     for u in attackers:
-        k = state.kind(u)
-        if not k.is_ground:
-            d.refuse(C + "4.2.1", f"{u.id} is not a ground unit")
-        if u.attacked or (k.type == "hq" and u.fought):
-            d.refuse(C + "4.2.1", f"{u.id} has already attacked this Combat Segment")
-        if not data.atlas.adjacent(H(u.hex), H(target)):
-            d.refuse(C + "4.2.1", f"{u.id} in {u.hex} is not adjacent to {target}")
-        if k.attack == 0:
-            d.refuse(C + "4.2.1.1", f"{u.id} has an Attack Factor of 0")
-        if blitz and not u.blitz:
-            d.refuse(C + "4.1.2", f"{u.id} is not Blitz-enabled")
-        if has_failure(state, faction, u.hex):
-            d.refuse(C + "4.2.1.1", f"a {faction} Failure marker in {u.hex} stops {u.id} (D17)")
-        if not terrain.attack_allowed_across(state, u, target):
-            d.refuse(C + "4.2.1.1", f"{u.id} cannot attack across the All-Sea hexside {u.hex}/{target} "
-                                   "(only supplied marines, or across a Beachhead Hexside)")
-        why = confined(state, u, target)
+        why = attacker_problem(state, u, target, blitz)
         if why:
-            d.refuse(C + "4.2.1.1", why)
+            d.refuse(C + why[0], why[1])
     hqs = [u.id for u in attackers if state.kind(u).type == "hq"]
     if len(hqs) > 1 and state.since(3):  # ruling D37
         d.refuse(C + "4.2.1.2", f"one HQ per faction takes part in a combat, not {', '.join(hqs)}")

@@ -222,6 +222,44 @@ def _attack_candidates(state: State, side: str):
         if len(near) > 1:
             for uid in near:
                 yield {"hexes": [t], "units": [uid]}
+        if state.since(17):  # ruling D71
+            yield from _forces(state, t, near, hqs)
+
+
+def _forces(state: State, target: str, near: list[str], hqs: list[str]):
+    """Ruling D71 (rules version 17): the attacks on ``target`` the candidates above miss when a unit next to it may
+    not attack (4.2.1, 4.2.1.1, 4.1.2: an HQ that fought, a unit not Blitz-enabled, one behind an All-Sea hexside or
+    its own Failure marker) or two Minor Countries' units stand next to it (4.2.1.1): for each Minor Country, every
+    unit that may attack with it (the Major Countries' and the Exp units, D24), with each HQ among them in turn
+    (4.2.1.2: one a combat), and without its HQ, given each HQ's Ranged Support that may reach the hex, an adjacent
+    one included; and each unit alone with each such HQ's Ranged Support. So every hex that may be attacked, every
+    unit that may attack it and every HQ that may support the attack is named by an order the decider accepts."""
+    blitz = state.step == "blitz-combat"
+    able = [state.units[i] for i in near if combat.attacker_problem(state, state.units[i], target, blitz) is None]
+    if not able:
+        return
+    minors = sorted({m for u in able if (m := combat.minor_of(state, u))})
+    forces = [[u for u in able if combat.minor_of(state, u) in (None, m)] for m in minors] or [able]
+    seen: set[tuple] = set()
+
+    def once(units: list, hq=None):
+        key = (tuple(u.id for u in units), hq.id if hq else None)
+        if key in seen:
+            return None
+        seen.add(key)
+        return {"hexes": [target], "units": list(key[0]), **({"hq": [hq.id]} if hq else {})}
+
+    supporters = [state.units[h] for h in hqs]
+    for force in forces:
+        plain = [u for u in force if state.kind(u).type != "hq"]
+        for head in [u for u in force if state.kind(u).type == "hq"] or [None]:
+            args = once(plain + ([head] if head else []))
+            if args and args["units"]:
+                yield args
+        for group in ([plain] if plain else []) + [[u] for u in plain]:
+            for hq in supporters:
+                if combat.hq_problem(state, hq, target, group, blitz) is None and (args := once(group, hq)):
+                    yield args
 
 
 def _airdrop_candidates(state: State, side: str):
@@ -243,6 +281,9 @@ def _exploit_candidates(state: State, side: str):
         for uid, path in combat.exploitation_paths(state):
             if len(path) > 2:
                 yield {"units": [uid], "hexes": path}
+    if state.since(17):  # ruling D72: into the defending hex alone, an Exploitation Distance of 1's only path
+        for u in combat.advancers(state):
+            yield {"units": [u.id], "hexes": [target]}
 
 
 def _choices(verb: str):
