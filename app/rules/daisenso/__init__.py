@@ -64,7 +64,7 @@ GAME = Game(
     snapshot_format=3,  # 3: a unit's steps lost that its counter shows (`Unit.lost`); older snapshots lack them
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
             "previews": view.PREVIEWS,
-            "stakes": sequence.stakes, "near_end": sequence.near_end,
+            "stakes": sequence.stakes, "near_end": sequence.near_end, "more_orders": sequence.more_orders,
             # the decisions of a combat either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"defender-hq": {"never": "support"}, "attacker-result": {}, "attacker-retreat": {},
                          "exchange": {}, "retreat": {}, "attacker-losses": {}, "defender-losses": {},

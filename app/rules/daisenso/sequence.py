@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import partial
 
-from app.rules.base import Owed
+from app.rules.base import Candidate, Owed
 from app.rules.daisenso import blitz, combat, terrain
 from app.rules.daisenso.events import (
     ConvoyReturned,
@@ -201,6 +202,40 @@ def one_at_a_time(d: Decision, named: list[str], case: str, why: str) -> str:
 
 # -- candidates for the list of legal orders ------------------------------------------------------------------
 def _attack_candidates(state: State, side: str):
+    for t, near, hqs in _attack_targets(state, side):
+        near = [u for u in near if u not in [h for h in near if h in hqs][1:]]  # one HQ a combat (4.2.1.2)
+        yield {"hexes": [t], "units": near}
+        for hq in hqs:
+            if hq not in near:
+                yield {"hexes": [t], "units": near, "hq": [hq]}
+        if len(near) > 1:
+            for uid in near:
+                yield {"hexes": [t], "units": [uid]}
+
+
+def more_orders(state: State, side: str):
+    """Rulings D71 and D72 (rules version 17): the orders the list of legal orders and a unit's orders (`naming`) try
+    after the table's candidates (app/rules/legal.py `listed_candidates`), which stay what the random player draws
+    from, as they were: the attacks `_attack_candidates` misses (`_forces`) and the Exploitation into the defending
+    hex alone. The decider keeps those it accepts."""
+    if not state.since(17) or (state.pending[0]["side"] if state.pending else state.side) != side:
+        return
+    step = TABLE.step_of(state)
+    if step in COMBAT_STEPS:
+        grammar = TABLE.orders[step]["attack"].grammar
+        for t, near, hqs in _attack_targets(state, side):
+            for args in _forces(state, t, near, hqs):
+                yield Candidate("attack", grammar.subject(args), render=partial(grammar.render, args))
+    elif step == "advance" and state.combat is not None and combat.exploitation_barred(state) is None:
+        grammar = TABLE.orders[step]["exploit"].grammar
+        for u in combat.advancers(state):  # D72: the path of an Exploitation Distance of 1, as Chita's (4.2.8)
+            args = {"units": [u.id], "hexes": [state.combat.target]}
+            yield Candidate("exploit", grammar.subject(args), render=partial(grammar.render, args))
+
+
+def _attack_targets(state: State, side: str):
+    """(target, the ids of the units next to it that have not attacked and have an Attack Factor, the faction's HQs)
+    for each hex the faction may declare an attack on (4.2.1), as `_attack_candidates` reads them."""
     faction = state.factions[side]
     enemy = state.other_faction(faction)
     targets = sorted({u.hex for u in state.units.values() if u.faction == enemy and state.kind(u).is_ground}
@@ -212,22 +247,12 @@ def _attack_candidates(state: State, side: str):
         near = sorted(u.id for u in state.units.values() if u.faction == faction and state.kind(u).is_ground
                       and not u.attacked and state.kind(u).attack > 0
                       and state.data.atlas.adjacent(H(u.hex), H(t)))
-        if not near:
-            continue
-        near = [u for u in near if u not in [h for h in near if h in hqs][1:]]  # one HQ a combat (4.2.1.2)
-        yield {"hexes": [t], "units": near}
-        for hq in hqs:
-            if hq not in near:
-                yield {"hexes": [t], "units": near, "hq": [hq]}
-        if len(near) > 1:
-            for uid in near:
-                yield {"hexes": [t], "units": [uid]}
-        if state.since(17):  # ruling D71
-            yield from _forces(state, t, near, hqs)
+        if near:
+            yield t, near, hqs
 
 
 def _forces(state: State, target: str, near: list[str], hqs: list[str]):
-    """Ruling D71 (rules version 17): the attacks on ``target`` the candidates above miss when a unit next to it may
+    """Ruling D71 (rules version 17): the attacks on ``target`` `_attack_candidates` misses when a unit next to it may
     not attack (4.2.1, 4.2.1.1, 4.1.2: an HQ that fought, a unit not Blitz-enabled, one behind an All-Sea hexside or
     its own Failure marker) or two Minor Countries' units stand next to it (4.2.1.1): for each Minor Country, every
     unit that may attack with it (the Major Countries' and the Exp units, D24), with each HQ among them in turn
@@ -281,9 +306,6 @@ def _exploit_candidates(state: State, side: str):
         for uid, path in combat.exploitation_paths(state):
             if len(path) > 2:
                 yield {"units": [uid], "hexes": path}
-    if state.since(17):  # ruling D72: into the defending hex alone, an Exploitation Distance of 1's only path
-        for u in combat.advancers(state):
-            yield {"units": [u.id], "hexes": [target]}
 
 
 def _choices(verb: str):
