@@ -64,7 +64,8 @@ def test_4_2_1_d71_an_hq_that_fought_next_to_the_hex_leaves_the_attack_of_the_ot
     the two together are not (4 against 9), and the HQ may not attack: version 16 tried only all three and each alone,
     so it listed no attack on w4722; version 17 lists the two divisions'."""
     state = _custom("axis", "western", "w4722", [
-        ("jp-a", "jp-division", "w4622"), ("jp-b", "jp-division", "w4723"), ("jp-hq", "jp-hq", "w4623", {"fought": True}),
+        ("jp-a", "jp-division", "w4622"), ("jp-b", "jp-division", "w4723"),
+        ("jp-hq", "jp-hq", "w4623", {"fought": True}),
         ("cn-1", "kmt-army", "w4722"), ("cn-2", "kmt-army", "w4722"), ("cn-3", "kmt-army", "w4722"),
         ("cn-x", "kmt-army", "w4524")], version, attacked_hexes=["w4524"])
     attacks = {o for o in orders(state) if o.startswith("attack")}
