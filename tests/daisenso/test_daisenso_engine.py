@@ -1001,7 +1001,7 @@ def test_4_1_4_an_unsupplied_airdrop_marker_goes_to_the_delay_box_and_a_supplied
 def test_4_1_2_an_hq_not_blitz_enabled_gives_no_ranged_support_to_a_blitz_attack_but_does_to_a_regular_one():
     slow_hq = scenario("strait", lambda r: [u.update(blitz=False) for u in r["unit"] if u["id"] == "us-hq-pac"])
     order = "attack w4324 with us-3-mac hq us-hq-pac"
-    assert "not Blitz-enabled" in refused(slow_hq, order, "Dai Senso 4.2.1.2")
+    assert "not Blitz-enabled" in refused(slow_hq, order, "Dai Senso 4.1.2")  # the Blitz limit (ruling D73)
     _, regular = when(slow_hq, "next")
     assert step(regular) == "regular-combat" and "4.2.3.5" in _shift_cases(regular, order)
 

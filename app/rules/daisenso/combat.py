@@ -229,8 +229,8 @@ def declare(d: Decision, target: str, unit_ids: list[str], hq_id: str | None) ->
         if hq.id in unit_ids:
             d.refuse(C + "4.2.1.2", f"{hq.id} attacks already")
         why = hq_problem(state, hq, target, attackers, blitz)
-        if why:
-            d.refuse(C + "4.2.1.2", why)
+        if why:  # the Blitz Combat Segment's own limit names its case (ruling D73)
+            d.refuse(C + ("4.1.2" if blitz and not hq.blitz and why.endswith("not Blitz-enabled") else "4.2.1.2"), why)
     armor = any(state.kind(u).armor_type for u in attackers)
     if not defenders:
         d.emit(AttackDeclared(target, [u.id for u in attackers], hq.id if hq else None, [], blitz, armor, True))
@@ -579,6 +579,49 @@ def retreat_refusal(state: State, kind: str, choice: tuple) -> tuple[str, str] |
         return "4.2.4.1", (f"the attacking stack in {', '.join(blocked)} cannot retreat, so the attackers do not "
                            "retreat: one of them loses a step (ruling D61)")
     return why
+
+
+ATTACKER_KINDS = ("attacker-losses", "attacker-result")
+
+
+def loss_refusal(state: State, kind: str, choice: tuple) -> tuple[str, str] | None:
+    """Why the step ``choice`` (("lose" or "convert", unit, as kind)) is not open at the ``kind`` decision, as (case,
+    reason): the rule that bars it, so the refusal names its case (ruling D73): a faction's own units (4.2.6), only
+    units involved in the combat (4.2.4), the attacking force's first step (4.2.6.1), what takes the unit's place
+    (4.2.6.2), a conversion while the force may still retreat (4.2.5.3); None where no rule says more."""
+    verb, uid, as_kind = choice
+    c = state.combat
+    attacker = kind in ATTACKER_KINDS
+    faction = state.phasing if attacker else state.other_faction(state.phasing)
+    u = state.units.get(uid)
+    if u is None:
+        return "4.2.6", f"there is no unit {uid} on the map"
+    if u.faction != faction:
+        article = "an" if u.faction[0] in "aeiou" else "a"
+        return "4.2.6", f"{uid} is {article} {u.faction} unit: the {faction} faction loses steps from its own units"
+    force = attacking_force(state) if attacker else (
+        defending_force(state) if kind != "exchange" or state.since(7) else retreating_stack(state))
+    if u not in force:
+        return "4.2.4", (f"{uid} took no part in the combat at {c.target}: only the units involved in a combat are "
+                         "affected by its results")
+    if attacker and u not in first_loss_units(state, force):
+        first = first_loss_units(state, force)
+        marine = any(state.kind(x).type == "marine" for x in first)
+        armor = any(state.kind(x).armor_type for x in first)
+        what = " or ".join(w for w, on in (("a marine step", marine), ("an armor-type step", armor)) if on)
+        return "4.2.6.1", (f"the attacking force's first step loss must be {what}: "
+                           f"{', '.join(x.id for x in first)}")
+    choices = loss_choices(state, u)
+    if as_kind not in choices:
+        if choices == [None]:
+            return "4.2.6.2", f"{uid} loses its step itself (it flips or is removed): name no kind to take its place"
+        return "4.2.6.2", (f"{uid}'s step is lost by putting in its place one of "
+                           f"{', '.join(k for k in choices if k)}" + (", or none" if None in choices else ""))
+    if verb == "convert" and kind == "retreat":
+        return "4.2.5.3", ("the force may still retreat, and Voluntary Retreat Conversion is open only in the "
+                           "defending hex, when every adjacent attacker crosses a Strait, Beachhead or Mountain "
+                           "hexside or the hex is a City without a Blitz marker")
+    return None
 
 
 def attacker_can_retreat(state: State) -> bool:

@@ -520,8 +520,9 @@ class Choice(Step):
     def take(self, d: Decision, choice: tuple, case: str) -> None:
         if choice not in combat.options_for(d.state, self.name):
             offered = ", ".join(_choice_text(self.name, o) for o in combat.options_for(d.state, self.name))
-            why = combat.retreat_refusal(d.state, self.name, choice) if choice[0] == "retreat" else None
-            if why is not None:  # the restriction or priority that bars this hex, named (4.2.5-4.2.5.2)
+            why = (combat.retreat_refusal(d.state, self.name, choice) if choice[0] == "retreat" else
+                   combat.loss_refusal(d.state, self.name, choice))
+            if why is not None:  # the rule that bars this hex or this step, named (4.2.4-4.2.6.2; rulings D66, D73)
                 d.refuse(C + why[0], f"{why[1]}; open: {offered or 'nothing'}")
             d.refuse(C + case, f"not open now; open: {offered}")
         d.emit(DecisionMade(self.name, d.side))
