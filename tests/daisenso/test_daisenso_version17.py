@@ -9,8 +9,8 @@ import tomllib
 
 import pytest
 
-from app.rules.daisenso import GAME, data
-from tests.daisenso.helpers import drop, orders, unit, when
+from app.rules.daisenso import GAME, data, played_under
+from tests.daisenso.helpers import drop, orders, scenario, unit, when
 
 
 def _custom(phasing: str, other: str, hold: str, units: list[tuple], version: str | None, **more):
@@ -89,3 +89,18 @@ def test_4_2_8_d72_chita_an_exploitation_distance_of_1_lists_the_exploitation_in
     assert exploits == (set() if version else {"exploit jp-t e3609", "exploit kw-a e3609", "exploit kw-d e3609"})
     _, after = when(state, "exploit jp-t e3609")
     assert after.units["jp-t"].hex == "e3609"
+
+
+@pytest.mark.parametrize("version", [None, "16"])
+def test_4_1_2_d71_a_blitz_into_snow_lists_the_russians_together(version):
+    """August Storm with Snow on e3410: only Blitz-enabled Russian units attack a hex under Snow in Blitz Combat
+    (4.1.2), so the attack with every unit next to it (the Mongolian cavalry among them) is refused; version 16
+    listed the Russians one by one, version 17 lists them together, with and without the Transbaikal HQ."""
+    state = scenario("august-storm", lambda r: r["weather"].update(snow=["e3412", "e3410"]))
+    if version:
+        state = played_under(state, version)
+    _, state = when(state, "next")  # past the Airdrop step
+    together = {"attack e3410 with ru-1-abde ru-36-army ru-6-gta",
+                "attack e3410 with ru-1-abde ru-36-army ru-6-gta hq ru-transbaikal"}
+    assert together & orders(state) == (set() if version else together)
+    assert {"attack e3410 with ru-36-army", "attack e3410 with ru-6-gta"} <= orders(state)

@@ -256,14 +256,18 @@ def _attack_targets(state: State, side: str):
 
 def _forces(state: State, target: str, near: list[str], hqs: list[str]):
     """Ruling D71 (rules version 17): the attacks on ``target`` `_attack_candidates` misses when a unit next to it may
-    not attack (4.2.1, 4.2.1.1, 4.1.2: an HQ that fought, a unit not Blitz-enabled, one behind an All-Sea hexside or
-    its own Failure marker) or two Minor Countries' units stand next to it (4.2.1.1): for each Minor Country, every
+    not attack (4.2.1, 4.2.1.1, 4.1.2: an HQ that fought, a unit not Blitz-enabled or, in Snow, not Russian, one
+    behind an All-Sea hexside or its own Failure marker) or two Minor Countries' units stand next to it (4.2.1.1):
+    for each Minor Country, every
     unit that may attack with it (the Major Countries' and the Exp units, D24), with each HQ among them in turn
     (4.2.1.2: one a combat), and without its HQ, given each HQ's Ranged Support that may reach the hex, an adjacent
     one included; and each unit alone with each such HQ's Ranged Support. So every hex that may be attacked, every
     unit that may attack it and every HQ that may support the attack is named by an order the decider accepts."""
     blitz = state.step == "blitz-combat"
     able = [state.units[i] for i in near if combat.attacker_problem(state, state.units[i], target, blitz) is None]
+    weather = state.weather_at(target)
+    if blitz and weather and state.ground_at(target, state.other_faction(state.phasing)):  # 4.1.2: Russians, Snow
+        able = [u for u in able if weather == "snow" and state.kind(u).nations == ("ussr",)]
     if not able:
         return
     minors = sorted({m for u in able if (m := combat.minor_of(state, u))})
