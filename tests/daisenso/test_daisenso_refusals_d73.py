@@ -40,3 +40,18 @@ def test_4_1_2_d73_an_hq_not_blitz_enabled_declared_for_blitz_ranged_support_is_
     slow_hq = scenario("strait", lambda r: [u.update(blitz=False) for u in r["unit"] if u["id"] == "us-hq-pac"])
     why = refused(slow_hq, "attack w4324 with us-3-mac hq us-hq-pac", "Dai Senso 4.1.2")
     assert why == "Dai Senso 4.1.2: us-hq-pac is not Blitz-enabled"
+
+
+def test_4_2_7_d73_a_refused_advance_says_which_of_4_2_7s_conditions_the_unit_fails():
+    """The Japanese army and HQ beat a Kiangsu Res unit (Dr3 0/2, it is gone); the HQ attacked from next door, a
+    Japanese division two hexes off did not attack: each refused advance says why (before: "may not Advance" alone)."""
+    state = position("axis", "western", [("jp-a", "jp-army", "w4220"), ("jp-hq", "jp-hq", "w4320"),
+                                         ("jp-d", "jp-division", "w4420"), ("cn-r", "kiangsu-res", "w4221")])
+    _, state = when(state, "attack w4221 with jp-a jp-hq", [6])  # 7 v 1: 6-1, HQ 1R: 9-1, die 6: Dr3 0/2
+    while step(state) == "retreat":
+        state = when(state, sorted(orders(state))[0])[1]
+    assert step(state) == "advance" and orders(state) == {"advance jp-a", "stop"}
+    assert refused(state, "advance jp-hq", "Dai Senso 4.2.7") == (
+        "Dai Senso 4.2.7: jp-hq may not Advance After Combat into w4221: it is an HQ")
+    assert "jp-d may not Advance After Combat into w4221: it is not one of the units that attacked w4221" in refused(
+        state, "advance jp-d", "Dai Senso 4.2.7")

@@ -696,27 +696,56 @@ def _box(state: State, kind_id: str) -> str:
 def advancers(state: State) -> list[Unit]:
     """4.2.7: supplied, non-HQ attacking ground units with an MA, adjacent to the emptied defending hex: no enemy
     unit there (an Air unit left behind included, ruling D37) nor an enemy Beachhead marker."""
+    if advance_hex_closed(state):
+        return []
+    return [u for u in attacking_force(state) if advance_problem(state, u) is None]
+
+
+def advance_hex_closed(state: State) -> str | None:
+    """Why no unit may Advance After Combat into the defending hex (4.2.7, D10, D19, D37), or None."""
     c = state.combat
     enemy = state.other_faction(state.phasing)
     left = state.at(c.target) if state.since(3) else state.ground_at(c.target)  # any enemy unit (ruling D37)
-    if any(u.faction == enemy for u in left) or any(m.kind in terrain.BEACHHEADS and m.faction == enemy
-                                                for m in state.markers_at(c.target)):
-        return []
-    if not state.data.is_land(H(c.target)) or terrain.country_closed(state, c.target):
-        return []
-    out = []
-    for u in attacking_force(state):
-        k = state.kind(u)
-        if (u.id in c.attackers and u.supplied and k.type != "hq" and k.ma > 0
-                and state.data.atlas.adjacent(H(u.hex), H(c.target)) and not kwantung_barred(state, u, c.target)):
-            out.append(u)
-    return out
+    if any(u.faction == enemy for u in left):
+        return f"an enemy unit is in {c.target}"
+    if any(m.kind in terrain.BEACHHEADS and m.faction == enemy for m in state.markers_at(c.target)):
+        return f"{c.target} holds an enemy Beachhead marker"
+    if not state.data.is_land(H(c.target)):
+        return f"{c.target} is not a Land hex (ruling D10)"
+    if terrain.country_closed(state, c.target):
+        return f"{c.target} lies in a Neutral Minor or Policy Affected Country (ruling D19)"
+    return None
+
+
+def advance_problem(state: State, u: Unit) -> str | None:
+    """Why the unit ``u`` may not Advance After Combat into the defending hex (4.2.7; D20), the hex itself aside."""
+    c = state.combat
+    k = state.kind(u)
+    for why, barred in ((f"it is not one of the units that attacked {c.target}", u.id not in c.attackers),
+                        ("it is not supplied", not u.supplied), ("it is an HQ", k.type == "hq"),
+                        ("its Movement Allowance is 0", k.ma <= 0),
+                        (f"it is not adjacent to {c.target}", not state.data.atlas.adjacent(H(u.hex), H(c.target))),
+                        ("a Kwantung unit enters no hex outside a Japanese Dependent while Russia, Communist China or "
+                         "Nationalist China is Policy Affected (ruling D20)", kwantung_barred(state, u, c.target))):
+        if barred:
+            return why
+    return None
+
+
+def advance_refusal(state: State, uid: str) -> str:
+    """Why ``uid`` may not Advance After Combat now, for the refusal (ruling D73): ": " and the reason, or ""."""
+    u = state.units.get(uid)
+    why = (f"there is no unit {uid} on the map" if u is None else
+           f"{uid} is {'an' if u.faction[0] in 'aeiou' else 'a'} {u.faction} unit" if u.faction != state.phasing else
+           advance_hex_closed(state) or advance_problem(state, u))
+    return f": {why}" if why else ""
 
 
 def advance(d: Decision, uid: str) -> None:
     state = d.state
     if uid not in {u.id for u in advancers(state)}:
-        d.refuse(C + "4.2.7", f"{uid} may not Advance After Combat into {state.combat.target}")
+        d.refuse(C + "4.2.7", f"{uid} may not Advance After Combat into {state.combat.target}"
+                              + advance_refusal(state, uid))
     d.emit(UnitAdvanced(uid, [state.combat.target]))
     if state.since(6):  # ruling D44
         displace_markers(d, state.phasing, state.combat.target)
@@ -728,7 +757,8 @@ def exploit(d: Decision, uid: str, path: list[str]) -> None:
     state = d.state
     c = state.combat
     if uid not in {u.id for u in advancers(state)}:
-        d.refuse(C + "4.2.8", f"{uid} may not Advance After Combat, so it may not Exploit")
+        d.refuse(C + "4.2.8", f"{uid} may not Advance After Combat, so it may not Exploit"
+                              + advance_refusal(state, uid))
     if not c.armor or c.automatic:
         d.refuse(C + "4.2.8", "no armor-type unit attacked here: Advance, not Exploitation")
     u = state.units[uid]
