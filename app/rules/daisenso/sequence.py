@@ -216,9 +216,8 @@ def _attack_candidates(state: State, side: str):
 def more_orders(state: State, side: str):
     """Rulings D71 and D72 (rules version 17): the orders the list of legal orders and a unit's orders (`naming`) try
     after the table's candidates (app/rules/legal.py `listed_candidates`), which stay what the random player draws
-    from, as they were: the attacks `_attack_candidates` misses (`_forces`) and, for a unit whose Exploitation goes
-    no farther (an Exploitation Distance of 1, or every hex beyond barred), the Exploitation into the defending hex
-    alone. The decider keeps those it accepts."""
+    from, as they were: the attacks `_attack_candidates` misses (`_forces`) and each unit's Exploitation into the
+    defending hex alone (4.2.8: not required to go its full distance). The decider keeps those it accepts."""
     if not state.since(17) or (state.pending[0]["side"] if state.pending else state.side) != side:
         return
     step = TABLE.step_of(state)
@@ -229,11 +228,9 @@ def more_orders(state: State, side: str):
                 yield Candidate("attack", grammar.subject(args), render=partial(grammar.render, args))
     elif step == "advance" and state.combat is not None and combat.exploitation_barred(state) is None:
         grammar = TABLE.orders[step]["exploit"].grammar
-        onward = {uid for uid, _ in combat.exploitation_paths(state)}
-        for u in combat.advancers(state):  # D72: a unit that may go no farther than the defending hex (Chita, 4.2.8)
-            if u.id not in onward:
-                args = {"units": [u.id], "hexes": [state.combat.target]}
-                yield Candidate("exploit", grammar.subject(args), render=partial(grammar.render, args))
+        for u in combat.advancers(state):  # D72: into the defending hex alone (Chita, 4.2.8), after its longer paths
+            args = {"units": [u.id], "hexes": [state.combat.target]}
+            yield Candidate("exploit", grammar.subject(args), render=partial(grammar.render, args))
 
 
 def _attack_targets(state: State, side: str):

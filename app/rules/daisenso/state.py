@@ -32,7 +32,7 @@ RULES_VERSION = 17  # the version new games are played under; 3: a marine's firs
 # Exploitation Distance (D69); 15: an SNLF Beachhead-0 lands its Detachment without the Axis's Blitz marker, the
 # Blitz Combat Segment then opening at its Beachhead Landing step (D70); 16: the one hexside shift is the lowest of
 # every hexside the adjacent attackers cross, a plain one's 0 included (D9); 17: the list of legal orders names every
-# hex that may be attacked, every unit that may attack it and every HQ that may support it (D71), and the
+# hex that may be attacked, every unit that may attack it and every HQ that may support it (D71), and each unit's
 # Exploitation into the defending hex alone (D72)
 
 
