@@ -113,6 +113,8 @@ def hq_in_range(state: State, hq: Unit, target: str) -> str | None:
     only across its Beachhead Hexside: into the hex it points to, or on from there to the hex beyond (ruling D37;
     rules version 2 allowed the first only). Returns why not, or None."""
     atlas = state.data.atlas
+    if H(hq.hex).sheet != H(target).sheet:  # the sheets do not join (ruling D2): no path, no distance (ruling D74)
+        return f"{hq.id} in {hq.hex} is on another map sheet than {target}; Ranged Support reaches two hexes"
     steps = atlas.neighbours(H(hq.hex))
     if not state.data.is_land(H(hq.hex)):
         steps = [n for n in steps if terrain.beachhead_side(state, hq.faction, hq.hex, str(n))]
