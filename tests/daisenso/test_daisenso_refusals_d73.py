@@ -55,3 +55,11 @@ def test_4_2_7_d73_a_refused_advance_says_which_of_4_2_7s_conditions_the_unit_fa
         "Dai Senso 4.2.7: jp-hq may not Advance After Combat into w4221: it is an HQ")
     assert "jp-d may not Advance After Combat into w4221: it is not one of the units that attacked w4221" in refused(
         state, "advance jp-d", "Dai Senso 4.2.7")
+
+
+def test_4_2_1_2_d73_the_defender_naming_the_attackers_hq_for_its_ranged_support_is_told_whose_hq_it_is():
+    """Step 2 of the attack on the 9th War Zone: the China HQ is the attacker's (before: "shares no nationality")."""
+    _, z = when(scenario("zhejiang"), "attack w4624 with jp-13-army jp-3-tank jp-22-div")
+    assert step(z) == "defender-hq" and orders(z) == {"support", "support cn-3-hq"}
+    assert refused(z, "support jp-china-hq", "Dai Senso 4.2.1.2") == (
+        "Dai Senso 4.2.1.2: jp-china-hq is an axis unit; allied does not command it")

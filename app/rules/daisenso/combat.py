@@ -266,6 +266,7 @@ def defender_hq_options(state: State) -> list[str]:
 def support(d: Decision, hq_id: str | None) -> None:
     state = d.state
     if hq_id is not None:
+        own(d, hq_id, "4.2.1.2")  # the defender's own HQ (ruling D73)
         if hq_id not in defender_hq_options(state):
             u = state.units.get(hq_id)
             why = hq_problem(state, u, state.combat.target, [state.units[x] for x in state.combat.defenders],
