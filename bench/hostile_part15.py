@@ -350,7 +350,7 @@ def hunt_positions(seed: int) -> tuple[int, int, list]:
                     signal.alarm(0)
                 accepted_n += 1
                 play_position(name, rules, state, label, rng)
-                if kept < 6 and label != "as documented" and rng.random() < 0.3:
+                if kept < 2 and label != "as documented" and rng.random() < 0.3:
                     accepted.append((name, scenario, label, pos))
                     kept += 1
         print(f"  {name}: {len(seeds.get(name, []))} documented positions, {tried} positions tried so far, "
