@@ -18,7 +18,8 @@ from app.rules.custom_setup import (
     parse_options,
     place_units,
 )
-from app.rules.ichigo.data_load import load, scenario_places
+from app.rules.ichigo.causeway import mainland_landings
+from app.rules.ichigo.data_load import load, place_name, scenario_places
 from app.rules.ichigo.movement import stack_violation
 from app.rules.ichigo.state import (
     PHASES,
@@ -108,6 +109,8 @@ def _apply(state: State, position: Position, problems: list[str]) -> State:
     draws = _draws(x.get("draw", {}), pool, d, problems)
     control, found = control_after(state.jp_control, position, "japanese", units)
     problems += found
+    if state.since(15) and causeway and beachheads:  # ruling E53
+        problems += _beachhead_problems(d, beachheads, control, units)
     if problems:
         raise SetupError("position", problems)
     control = frozenset(h for h in control if tracked(d, h))
@@ -141,6 +144,27 @@ def _before_causeway(state: State, position: Position, units: dict, causeway, ro
     if not causeway:
         problems += [f"{uid}: US units come into play only once Causeway is launched (5.3)"
                      for uid in sorted(position.units) if uid in units and units[uid].nation == "us"]
+    return problems
+
+
+def _beachhead_problems(d, beachheads: dict, control, units: dict) -> list[str]:
+    """Ichi-Go 5.3 items 4 and 12, 4.4, 7.5 (rules version 15, ruling E53): the Formosa beachhead marker lies in
+    Takao-Tainan and the mainland one in a port city of the mainland landing (ruling R10); a beachhead hex the
+    Japanese control has already won them the game (4.4: the instant they gain control of it), so a position holding
+    one is no state of play (as a Japanese unit in it is not, E47). A game created under version 14 or before read
+    such a position as given (and ended at its first order)."""
+    problems = []
+    formosa = d.place(d.scenario["causeway"]["us_formosa_landing_hex"])
+    kinds = {"formosa": ([formosa], f"{formosa}, {place_name(formosa)} (5.3 item 4)"),
+             "mainland": (mainland_landings(d), f"one of the port cities {', '.join(mainland_landings(d))} "
+                                                "(5.3 item 12, ruling R10)")}
+    for where, h in sorted(beachheads.items()):
+        allowed, which = kinds[where]
+        if h not in allowed:
+            problems.append(f"beachheads: the {where} beachhead is {which}, not {h if isinstance(h, str) else repr(h)}")
+        elif h in control and not any(u.side == "japanese" and u.on_map and u.hex == h for u in units.values()):
+            problems.append(f"beachheads: the US beachhead hex {h} is Japanese-controlled: the Japanese won the "
+                            "instant they gained control of it (4.4)")
     return problems
 
 

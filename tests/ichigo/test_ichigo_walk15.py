@@ -1,0 +1,51 @@
+"""Ichi-Go rules version 15 (docs/rulings/ichigo-engine.md E53): a position's US beachheads lie where 5.3 puts them
+(Takao-Tainan, a mainland landing port) and none is Japanese-controlled, since the Japanese win the instant they gain
+control of one (4.4). From position files (docs/custom-positions.md); a game created under version 14 reads such a
+position as given."""
+import pytest
+from ichigo_given import RULES, when
+
+from app.rules.custom_setup import SetupError
+from app.rules.ichigo import GAME
+from app.rules.ichigo import events as ev
+
+
+def turn_9(beachheads: dict, units: dict | None = None, version: str | None = None):
+    """Turn 9, the US Movement Phase (Phase II, move-fight): the 24th Division in Canton (1922), which it holds."""
+    pos = {"turn": 9, "phase": "II", "causeway": True, "plans": {"us": "move-fight"}, "beachheads": beachheads,
+           "units": units or {"us-24th": "1922", "jp-cea-110div": "2010"}, "control": {"allied": ["1922"]}}
+    return GAME.initial_state("campaign", {"position": pos}, version)
+
+
+def problems(*args, **kw) -> list[str]:
+    with pytest.raises(SetupError) as refused:
+        turn_9(*args, **kw)
+    return refused.value.problems
+
+
+def test_4_4_e53_a_position_whose_beachhead_is_japanese_controlled_is_refused():
+    """Takao-Tainan (3221), an initial Japanese city, holds no US unit and the position leaves it Japanese."""
+    assert problems({"formosa": "3221", "mainland": "1922"}) == [
+        "beachheads: the US beachhead hex 3221 is Japanese-controlled: the Japanese won the instant they gained "
+        "control of it (4.4)"]
+    s = turn_9({"formosa": "3221", "mainland": "1922"},
+               {"us-24th": "1922", "us-1c": "3221", "jp-cea-110div": "2010"})   # the 1st Cavalry holds it
+    assert "3221" not in s.jp_control
+    assert not [e for e in when(s, "allied", "end") if isinstance(e, ev.GameEnded)]
+
+
+def test_e53_a_game_created_under_version_14_reads_it_as_given_and_ends_at_its_first_order():
+    s = turn_9({"formosa": "3221", "mainland": "1922"}, version="14")
+    [ended] = [e for e in when(s, "allied", "end") if isinstance(e, ev.GameEnded)]
+    assert (ended.winner, ended.reason) == ("japanese", "Ichi-Go 4.4: the Japanese control the US beachhead 3221")
+
+
+def test_5_3_e53_a_beachhead_away_from_takao_tainan_or_the_landing_ports_is_refused_naming_its_item():
+    units = {"us-24th": "1922", "us-1c": "3221"}
+    assert problems({"formosa": "1922", "mainland": "1001"}, units) == [
+        "beachheads: the formosa beachhead is 3221, Takao-Tainan (5.3 item 4), not 1922",
+        "beachheads: the mainland beachhead is one of the port cities 1922, 2123, 2521, 2719, 2818 (5.3 item 12, "
+        "ruling R10), not 1001"]
+    assert problems({"formosa": 5}, units) == ["beachheads: the formosa beachhead is 3221, Takao-Tainan (5.3 item "
+                                               "4), not 5"]
+    assert RULES.name == "ichigo" and turn_9({"formosa": 5}, units, "14").beachheads == {"formosa": 5}
