@@ -1,13 +1,15 @@
-"""Ichi-Go rules version 15 (docs/rulings/ichigo-engine.md E53): a position's US beachheads lie where 5.3 puts them
+"""Ichi-Go rules version 15 (docs/rulings/ichigo-engine.md E53, E54): a position's US beachheads lie where 5.3 puts them
 (Takao-Tainan, a mainland landing port) and none is Japanese-controlled, since the Japanese win the instant they gain
-control of one (4.4). From position files (docs/custom-positions.md); a game created under version 14 reads such a
-position as given."""
+control of one (4.4); E54: a position's flags are true or false, never a word read as true, and a position at the
+start of a turn is read. From position files (docs/custom-positions.md); a game created under version 14 reads such
+a position as given."""
 import pytest
 from ichigo_given import RULES, when
 
 from app.rules.custom_setup import SetupError
 from app.rules.ichigo import GAME
 from app.rules.ichigo import events as ev
+from app.rules.legal import legal_orders
 
 
 def turn_9(beachheads: dict, units: dict | None = None, version: str | None = None):
@@ -49,3 +51,18 @@ def test_5_3_e53_a_beachhead_away_from_takao_tainan_or_the_landing_ports_is_refu
     assert problems({"formosa": 5}, units) == ["beachheads: the formosa beachhead is 3221, Takao-Tainan (5.3 item "
                                                "4), not 5"]
     assert RULES.name == "ichigo" and turn_9({"formosa": 5}, units, "14").beachheads == {"formosa": 5}
+
+
+def test_4_1_8_9_e54_a_flag_written_as_a_word_is_refused_not_read_as_true():
+    """`b29_used = "false"` (a word, not TOML's false) was read as true: the once-a-game raid (8.9) spent unseen."""
+    pos = {"turn": 3, "phase": "start", "units": {"jp-cea-110div": "2010"}, "b29_used": "false",
+           "collapse_checked": 0}
+    with pytest.raises(SetupError) as refused:
+        GAME.initial_state("campaign", {"position": pos})
+    assert refused.value.problems == ["'collapse_checked' is true (the China Collapse roll was made, 4.1) or false",
+                                      "'b29_used' is true (the B-29 raid was used, 8.9) or false"]
+    old = GAME.initial_state("campaign", {"position": pos}, "14")                 # read as given under version 14
+    assert (old.b29_used, old.collapse_checked) == (True, False)
+    s = GAME.initial_state("campaign", {"position": {**pos, "b29_used": False, "collapse_checked": False}})
+    assert (s.turn, s.phase, s.b29_used) == (3, "start", False)   # the start of a turn (5.1) is read
+    assert "b29 1609" in [o["order"] for o in legal_orders(RULES, s, "allied")]   # 8.9: the raid is still to come

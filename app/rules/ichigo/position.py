@@ -83,6 +83,10 @@ def _apply(state: State, position: Position, problems: list[str]) -> State:
     causeway = x.get("causeway")
     if causeway is not None and not isinstance(causeway, bool):
         problems.append("'causeway' is true (launched) or false (the US went to the Philippines)")
+    if state.since(15):  # ruling E54: a flag written as a word or a number is refused, never read as true
+        problems += [f"'{key}' is true ({what}) or false" for key, what in (
+            ("collapse_checked", "the China Collapse roll was made, 4.1"), ("b29_used", "the B-29 raid was used, 8.9"))
+            if key in x and not isinstance(x[key], bool)]
     roll_turn = int(d.scenario["turn_start"]["causeway_roll_turn"])
     if causeway is None and (position.turn > roll_turn or (position.turn == roll_turn and position.phase != "start")):
         problems.append(f"past the start of Turn {roll_turn}, say whether 'causeway' was launched (5.2)")
@@ -120,7 +124,7 @@ def _apply(state: State, position: Position, problems: list[str]) -> State:
                      jp_control=control, ever_allied=frozenset(d.tagged("jp-city") - control),
                      plans=dict(plans), causeway=causeway, beachheads=dict(beachheads),
                      collapse_checked=bool(x.get("collapse_checked", False)), b29_used=bool(x.get("b29_used", False)))
-    if not phase_applies(placed, position.phase) and position.phase != "start":
+    if position.phase != "start" and not phase_applies(placed, position.phase):  # "start" is no 5.1 phase
         raise SetupError("position", [f"Phase {position.phase} is not played {'after' if causeway else 'without'} "
                                       "Causeway (5.0)"])
     over = [f"{h}: {bad}" for h in sorted({u.hex for u in placed.on_map()}) for bad in [_overstacked(placed, h)] if bad]
