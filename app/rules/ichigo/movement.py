@@ -101,25 +101,6 @@ def _reach(state: State, side: str, strategic: bool, mover: Mover, sit: Situatio
     return _REACHES.answer(d, key, lambda: reach(d.map, d.movement, mover, sit))
 
 
-def reachable(state: State, side: str, ids: list[str], strategic: bool) -> list[str]:
-    """The hexes the units `ids` (one hex's, not joining a stack under way) may end a move in this phase, by the
-    most their movement factor can give (10.14-10.17, E13): none where the move itself is refused (10.17's
-    conditions, 10.18), for the list of legal orders (sequence.more_orders, ruling E55). The same reach `move`
-    finds for such an order, kept in the position's memo."""
-    units = [state.units[i] for i in ids]
-    try:
-        plan = allowance(state, units, strategic)
-    except IllegalOrder:
-        return []
-    strategic_now = strategic or (units[0].strategic and units[0].mp >= 0)
-    sit = situation(state, side, strategic_now)
-    start = units[0].hex
-    mover = Mover(H(start), plan.most, (units[0].nation,))
-    r = state.memo(("reach", side, strategic_now, start, plan.most, mover.classes),
-                   lambda: _reach(state, side, strategic_now, mover, sit))
-    return sorted(str(h) for h in r.hexes() if not (strategic_now and h in sit.forbidden))
-
-
 def movers(state: State, side: str, ids: list[str]) -> list[Unit]:
     units = [state.units[i] for i in ids]
     nation = state.nation_now()

@@ -398,11 +398,11 @@ MAX_SUBSET = 6  # the units an advance or an attack names in every combination (
 
 def more_orders(state: State, side: str) -> Iterator[Candidate]:
     """Ruling E55 (rules version 15): every order of a kind whose candidates name only a few, for the list of legal
-    orders and a unit's orders (app/rules/legal.py `listed_candidates`): a move to every hex its stack can reach
-    this phase, strategic moves (10.17) too; an airlift to every friendly city (8.10, 8.11); an attack or a momentum
-    attack by every set of the units that may make it, an advance by every set of the survivors (11.2, 11.5, 11.24,
-    11.25). The few candidates stay what the random player draws from, as they were; the decider keeps the
-    orders it accepts. A game created under version 14 or before lists the few, as played."""
+    orders and a unit's orders (app/rules/legal.py `listed_candidates`): an airlift to every friendly city (8.10,
+    8.11, not the three nearest the enemy only); an attack or a momentum attack by every set of the units that may
+    make it (not all of them only), an advance by every set of the survivors (not all or the first only; 11.2, 11.5,
+    11.24, 11.25), up to MAX_SUBSET units. The few candidates stay what the random player draws from, as they were;
+    the decider keeps the orders it accepts. A game created under version 14 or before lists the few, as played."""
     if not state.since(15):
         return
     if state.pending:
@@ -422,10 +422,8 @@ def more_orders(state: State, side: str) -> Iterator[Candidate]:
         return
     if state.nation_now() is None or phase_side(state) != side:
         return
-    if state.mode() == "move":
-        yield from _every_move(state, side)
-        if airpower.airlift_open(state, state.nation_now()):
-            yield from _every_airlift(state, side)
+    if state.mode() == "move" and airpower.airlift_open(state, state.nation_now()):
+        yield from _every_airlift(state, side)
     elif state.mode() == "fight":
         yield from _every_attack(state, side)
 
@@ -438,30 +436,6 @@ def _subsets(units: list[str], skip: tuple = ()) -> Iterator[list[str]]:
         for group in combinations(units, n):
             if set(group) not in [set(x) for x in skip]:
                 yield list(group)
-
-
-def _every_move(state: State, side: str) -> Iterator[Candidate]:
-    """Ichi-Go 10.0-10.3, 10.17: each unit or stack `_move_candidates` names, and each whole stack that has not
-    moved (10.3), to every hex its movement factor (the most its roll may give) reaches, and strategically to every
-    hex it reaches at double its factor (a stack under way only as it started, 10.17); `_move_candidates` already
-    names the hexes within two of a unit or of the stack under way."""
-    d = state.data
-    fresh = [u for u in _own(state, side) if not u.done and u.mp < 0 and u.id not in state.mover]
-    named = [[u.id] for u in fresh]
-    if state.mover:
-        named = [list(state.mover), *([[uid] for uid in state.mover] if len(state.mover) > 1 else []), *named]
-    stacks: dict[str, list[str]] = {}
-    for u in fresh:
-        stacks.setdefault(u.hex, []).append(u.id)
-    groups = [(g, True) for g in named] + [(ids, False) for ids in stacks.values() if len(ids) > 1]
-    for group, listed in groups:
-        near = set(_within_two(d, state.units[group[0]].hex)) if listed else set()
-        for strategic in (False, True):
-            hexes = movement.reachable(state, side, group, strategic)
-            word = " strategic" if strategic else ""
-            for h in hexes:
-                if strategic or h not in near:
-                    yield Candidate("move", tuple(group), text=f"move {' '.join(group)} to {h}{word}")
 
 
 def _every_airlift(state: State, side: str) -> Iterator[Candidate]:
