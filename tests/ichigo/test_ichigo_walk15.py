@@ -4,7 +4,7 @@ control of one (4.4); E54: a position's flags are true or false, never a word re
 start of a turn is read. From position files (docs/custom-positions.md); a game created under version 14 reads such
 a position as given."""
 import pytest
-from ichigo_given import RULES, when
+from ichigo_given import RULES, chinese, position, then, when
 
 from app.rules.custom_setup import SetupError
 from app.rules.ichigo import GAME
@@ -66,3 +66,39 @@ def test_4_1_8_9_e54_a_flag_written_as_a_word_is_refused_not_read_as_true():
     s = GAME.initial_state("campaign", {"position": {**pos, "b29_used": False, "collapse_checked": False}})
     assert (s.turn, s.phase, s.b29_used) == (3, "start", False)   # the start of a turn (5.1) is read
     assert "b29 1609" in [o["order"] for o in legal_orders(RULES, s, "allied")]   # 8.9: the raid is still to come
+
+
+THREE = ("jp-cea-110div", "jp-cea-116div", "jp-cea-13div")
+
+
+def _listed(s, side: str, version: str | None = None) -> list[str]:
+    return [o["order"] for o in legal_orders(RULES, RULES.played_under(s, version) if version else s, side, 1000)]
+
+
+def test_11_5_11_24_e55_the_list_offers_an_attack_and_an_advance_by_every_set_of_the_units():
+    """Three divisions next to an untried zero (11.27: a DE, no die): any of them may attack, the survivors advance
+    in any set (11.5, 11.24) and those that advanced make the momentum attack in any set (11.25); version 14 listed
+    all of them together (and, to advance, the first alone)."""
+    s = position(dict.fromkeys(THREE, "2010"), extra=(chinese("C01", "cn-reg-04", "2011"),
+                                                       chinese("C02", "cn-reg-02", "2012", tried=True)))
+    attacks = [o for o in _listed(s, "japanese") if o.startswith("attack") and "tanks" not in o]
+    assert len(attacks) == 7 and "attack 2011 with jp-cea-116div jp-cea-13div" in attacks
+    assert [o for o in _listed(s, "japanese", "14") if o.startswith("attack") and "tanks" not in o] == \
+        ["attack 2011 with jp-cea-110div jp-cea-116div jp-cea-13div"]
+    s = then(s, "japanese", "attack 2011 with " + " ".join(THREE))
+    advances = [o for o in _listed(s, "japanese") if o.startswith("advance")]
+    assert len(advances) == 7 and "advance jp-cea-116div jp-cea-13div" in advances
+    assert _listed(s, "japanese", "14") == ["advance " + " ".join(THREE), "advance jp-cea-110div", "stay"]
+    s = then(s, "japanese", "advance " + " ".join(THREE))                 # 11.25: a momentum attack on 2012
+    momentum = [o for o in _listed(s, "japanese") if o.startswith("attack")]
+    assert len(momentum) == 7 and "attack 2012 with jp-cea-13div" in momentum
+    assert _listed(s, "japanese", "14") == ["attack 2012 with " + " ".join(THREE), "stay"]
+
+
+def test_8_10_e55_the_list_offers_an_airlift_to_every_friendly_city():
+    s = position({}, phase="VIII", plans={"chinese": "move-fight"}, air_side="allied",
+                 extra=(chinese("C01", "cn-reg-02", "0712"),))
+    airlifts = [o for o in _listed(s, "allied") if o.startswith("airlift")]
+    assert "airlift C01 to 2217" in airlifts and len(airlifts) == 29      # Ganzhow: every held city, not 3
+    assert [o for o in _listed(s, "allied", "14") if o.startswith("airlift")] == \
+        ["airlift C01 to 0119", "airlift C01 to 0716", "airlift C01 to 1009"]
