@@ -102,3 +102,11 @@ def test_8_10_e55_the_list_offers_an_airlift_to_every_friendly_city():
     assert "airlift C01 to 2217" in airlifts and len(airlifts) == 29      # Ganzhow: every held city, not 3
     assert [o for o in _listed(s, "allied", "14") if o.startswith("airlift")] == \
         ["airlift C01 to 0119", "airlift C01 to 0716", "airlift C01 to 1009"]
+
+
+def test_10_3_e55_the_list_offers_a_stack_that_has_not_moved_moving_as_one():
+    s = position({**dict.fromkeys(THREE, "2010"), "jp-cea-3div": "1901"}, phase="VI",
+                 plans={"japanese": "move-fight"})
+    stack = f"move {' '.join(sorted(THREE))} to 2012"
+    assert stack in _listed(s, "japanese") and stack not in _listed(s, "japanese", "14")
+    assert not [o for o in _listed(s, "japanese") if o.startswith("move jp-cea-3div jp")]   # a unit alone is no stack

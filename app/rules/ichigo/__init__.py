@@ -38,7 +38,7 @@ GAME = Game(
     #     regiment defends against a US momentum attack (11.17, 11.25, E49)
     # 14: naval transfer read again (E51); the Aerial Supply Marker in Phase I (E52)
     # 15: a position's beachheads where 5.3 puts them, none Japanese-controlled (4.4, E53); its
-    #     flags true or false (E54); the list of legal orders holds every airlift, attack and advance (E55)
+    #     flags true or false (E54); the list holds stacks moving as one, every airlift, attack and advance (E55)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"campaign": "The full game from April 1944, Turns 1-9 (1-12 if Causeway is launched)"},

@@ -398,11 +398,12 @@ MAX_SUBSET = 6  # the units an advance or an attack names in every combination (
 
 def more_orders(state: State, side: str) -> Iterator[Candidate]:
     """Ruling E55 (rules version 15): every order of a kind whose candidates name only a few, for the list of legal
-    orders and a unit's orders (app/rules/legal.py `listed_candidates`): an airlift to every friendly city (8.10,
-    8.11, not the three nearest the enemy only); an attack or a momentum attack by every set of the units that may
-    make it (not all of them only), an advance by every set of the survivors (not all or the first only; 11.2, 11.5,
-    11.24, 11.25), up to MAX_SUBSET units. The few candidates stay what the random player draws from, as they were;
-    the decider keeps the orders it accepts. A game created under version 14 or before lists the few, as played."""
+    orders and a unit's orders (app/rules/legal.py `listed_candidates`): a stack that has not moved, moving as one
+    (10.3) to each hex within two; an airlift to every friendly city (8.10, 8.11, not the three nearest the enemy
+    only); an attack or a momentum attack by every set of the units that may make it (not all of them only), an
+    advance by every set of the survivors (not all or the first only; 11.2, 11.5, 11.24, 11.25), up to MAX_SUBSET
+    units. The few candidates stay what the random player draws from, as they were; the decider keeps the orders
+    it accepts. A game created under version 14 or before lists the few, as played."""
     if not state.since(15):
         return
     if state.pending:
@@ -422,8 +423,10 @@ def more_orders(state: State, side: str) -> Iterator[Candidate]:
         return
     if state.nation_now() is None or phase_side(state) != side:
         return
-    if state.mode() == "move" and airpower.airlift_open(state, state.nation_now()):
-        yield from _every_airlift(state, side)
+    if state.mode() == "move":
+        yield from _every_stack_move(state, side)
+        if airpower.airlift_open(state, state.nation_now()):
+            yield from _every_airlift(state, side)
     elif state.mode() == "fight":
         yield from _every_attack(state, side)
 
@@ -436,6 +439,19 @@ def _subsets(units: list[str], skip: tuple = ()) -> Iterator[list[str]]:
         for group in combinations(units, n):
             if set(group) not in [set(x) for x in skip]:
                 yield list(group)
+
+
+def _every_stack_move(state: State, side: str) -> Iterator[Candidate]:
+    """Ichi-Go 10.3, 10.14, 10.15: each stack of units that have not moved, as one order (a stack moves together on
+    one roll), to every land hex within two (`_move_candidates` names each unit alone, and the stack under way)."""
+    stacks: dict[str, list[str]] = {}
+    for u in _own(state, side):
+        if not u.done and u.mp < 0 and u.id not in state.mover:
+            stacks.setdefault(u.hex, []).append(u.id)
+    for h, ids in stacks.items():
+        if len(ids) > 1:
+            for dest in _within_two(state.data, h):
+                yield Candidate("move", tuple(ids), text=f"move {' '.join(ids)} to {dest}")
 
 
 def _every_airlift(state: State, side: str) -> Iterator[Candidate]:
