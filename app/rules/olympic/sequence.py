@@ -5,8 +5,9 @@ legal orders and `verify` all re-decide the same thing."""
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import combinations
 
-from app.rules.base import Owed
+from app.rules.base import Candidate, Owed
 from app.rules.engine.decision import Decision
 from app.rules.engine.syntax import words_of
 from app.rules.engine.table import StatesTable, Step, order
@@ -628,3 +629,151 @@ TABLE = StatesTable(
      JapaneseMovement(), JapaneseCombat()],
     sequence_case="Olympic sequence of play",
 )
+
+
+# -- every order, for the list (ruling R49, rules version 10) -------------------------------------------------------
+SUBSETS_UP_TO = 5  # units next to one hex: every set of them is tried up to this many; beyond, singles, pairs, stacks
+
+
+def more_orders(state: State, side: str):
+    """Ruling R49 (rules version 10): the orders the candidates above leave out, for the list of legal orders and a
+    unit's or hex's orders (app/rules/legal.py `listed_candidates`): every landing hex of each unit at sea and of
+    each stack, every set of the units next to a hex in an attack or assault and every set of them to advance (three
+    at most, 8.9), every set of attackers an exchange may eliminate (8.9, R40), every hex each unit (and each
+    stack) may move to, every invasion zone hex each unit may be placed in and every beachhead each unit may be
+    placed on, and the standing retreat toward every beachhead and every hex American units hold. The candidates
+    above stay what the random player draws from, as they were; the decider keeps those it accepts. Version 9 and
+    before listed the candidates alone."""
+    if not state.since(10) or side != "american" or state.side != side:
+        return
+    if state.pending:
+        if state.pending[0].get("kind") == "losses":
+            yield from _every_loss(state)
+        return
+    step = state.step
+    if step == "placement":
+        yield from _every_placement(state)
+    elif step == "assault":
+        yield from _every_landing(state)
+        yield from _every_attack(state, "assault")
+        if state.turn > 1 and state.invasion_turn in (None, state.turn):
+            yield from _every_placement(state)
+    elif step == "movement":
+        yield from _every_move(state)
+    elif step == "combat":
+        yield from _every_attack(state, "american")
+    elif step == "reinforcement":
+        yield from _every_reinforcement(state)
+    if step in ("movement", "combat", "reinforcement"):
+        yield from _every_retreat_hex(state)
+
+
+def _bottom_up(state: State, hex_label: str, keep) -> list[str]:
+    """The units of a hex that `keep` accepts, from the bottom of the stack up (R42: a stack named so keeps its top)."""
+    return [u.id for u in state.stack(hex_label)[::-1] if keep(u)]
+
+
+def _every_placement(state: State):
+    data = state.data
+    cap = data.scenario["stacking"]["max_units"]
+    units = [u.id for u in state.available()]
+    for h in sorted(str(h) for z in data.zones for h in data.zone_hexes(z)):
+        if len(state.stack(h)) < cap:
+            for uid in units:
+                yield Candidate("place", (), text=f"place {uid} at {h}")  # every unit is named above already
+
+
+def _every_landing(state: State):
+    ready = [u for u in state.on_map("american") if state.at_sea(u) and not u.attacked]
+    for u in ready:
+        for h in _land_targets(state, u):
+            yield Candidate("land", (u.id,), text=f"land {u.id} at {h}")
+    for sea in sorted({u.hex for u in ready}):
+        stack = _bottom_up(state, sea, lambda u: not u.attacked)
+        if len(stack) > 1:
+            for h in _land_targets(state, state.unit(stack[0])):
+                yield Candidate("land", tuple(stack), text=f"land {' '.join(stack)} at {h}")
+
+
+def _sets(state: State, units: list[str]) -> list[tuple[str, ...]]:
+    """The sets of `units` an attack tries: every one while they are few; else each unit, each pair, each hex's
+    stack and all of them."""
+    if len(units) <= SUBSETS_UP_TO:
+        return [c for k in range(1, len(units) + 1) for c in combinations(units, k)]
+    stacks = {}
+    for uid in units:
+        stacks.setdefault(state.unit(uid).hex, []).append(uid)
+    found = [c for k in (1, 2) for c in combinations(units, k)] + [tuple(s) for s in stacks.values()] + [tuple(units)]
+    return list(dict.fromkeys(found))
+
+
+def _every_attack(state: State, kind: str):
+    data = state.data
+    limit = data.crt_raw["exchange"]["advance_limit"]
+    verb = "assault" if kind == "assault" else "attack"
+    for target in sorted(state.hexes_of("japanese") | state.intact_militia()):
+        if target in state.attacked_hexes:
+            continue
+        around = set(data.map.neighbour_labels(target))
+        near = [u.id for u in state.on_map("american") if u.hex in around and not u.attacked
+                and state.at_sea(u) == (kind == "assault") and combat.adjacent_land(data, u.hex, target)]
+        for chosen in _sets(state, near):
+            text = f"{verb} {target} with {' '.join(chosen)}"
+            yield Candidate(verb, (target,), text=text)
+            if kind == "assault":
+                continue
+            advances = [c for k in range(1, min(limit, len(chosen)) + 1) for c in combinations(chosen, k)] \
+                if len(chosen) <= SUBSETS_UP_TO else [(uid,) for uid in chosen] + [chosen[:limit]]
+            for adv in advances:
+                yield Candidate(verb, (target,), text=f"{text} advance {' '.join(adv)}")
+
+
+def _every_loss(state: State):
+    """8.9 Ex (R40): every set of the attackers whose printed strengths reach the loss owed, no unit of it spare."""
+    p = state.pending[0]
+    strength = {uid: state.unit(uid).strength for uid in p["attackers"]}
+    tried = 0
+    for k in range(1, len(strength) + 1):
+        for combo in combinations(p["attackers"], k):
+            tried += 1
+            if tried > 4096:
+                return
+            paid = sum(strength[u] for u in combo)
+            if paid >= p["required"] and all(paid - strength[u] < p["required"] for u in combo):
+                yield Candidate("lose", combo, text=f"lose {' '.join(combo)}")
+
+
+def _every_move(state: State):
+    data = state.data
+    sit = _situation(state)
+    ready = [u for u in state.on_map("american") if not u.moved and not state.at_sea(u)]
+    reached = {u.id: _american_reach(data, H(u.hex), data.unit(u.id).movement, sit) for u in ready}
+    cap = data.scenario["stacking"]["max_units"]
+    there: dict[str, int] = {}
+    for u in state.on_map("american"):
+        there[u.hex] = there.get(u.hex, 0) + 1
+    for u in ready:
+        for h in sorted(map(str, reached[u.id].hexes()), key=int):
+            if h != u.hex and there.get(h, 0) < cap:
+                yield Candidate("move", (u.id,), text=f"move {u.id} to {h}")
+    for here in sorted({u.hex for u in ready}):
+        stack = _bottom_up(state, here, lambda u: not u.moved)
+        if len(stack) < 2:
+            continue
+        common = set.intersection(*(set(map(str, reached[uid].hexes())) for uid in stack))
+        for h in sorted(common, key=int):
+            if h != here and there.get(h, 0) + len(stack) <= cap:
+                yield Candidate("move", tuple(stack), text=f"move {' '.join(stack)} to {h}")
+
+
+def _every_reinforcement(state: State):
+    units = [u.id for u in state.available()]
+    for h in state.beachheads:
+        for uid in units:
+            yield Candidate("place", (), text=f"place {uid} at {h}")  # every unit is named above already
+
+
+def _every_retreat_hex(state: State):
+    held = sorted(state.hexes_of("american"), key=hex_identity)
+    for h in dict.fromkeys([*state.beachheads, *held]):
+        yield Candidate("retreat", (), text=f"retreat toward {h}")
