@@ -231,6 +231,9 @@ class Assault(American):
     @order("assault HEX [HEX ...] with UNIT [UNIT ...]", R17, "units at sea attack one land hex next to them",
            _assault_candidates)
     def assault(self, d: Decision, hexes: list[str], units: list[str]) -> None:
+        if "advance" in (u.lower() for u in units):  # ruling R50: refused by the rule, not as a unit named "advance"
+            d.refuse(R17, "an amphibious assault names no advance: if it clears the hex, the surviving assaulting "
+                          "units land in it, three at most (rulings R17, R38)")
         combat.american_attack(d, combat.one_hex(d, hexes, R17), resolve(d, units), [], "assault")
 
     @order("place UNIT [UNIT ...] at HEX", R17, "the second invasion: units not yet ashore go to sea",
