@@ -83,13 +83,14 @@ class State(SequencedState):
 
     def on_map(self, side: str | None = None) -> list[Unit]:
         """Units in play, by id: never by the units table's order, which a snapshot does not keep."""
-        return sorted((u for u in self.units.values() if u.status == "map" and (side is None or u.side == side)),
-                      key=lambda u: u.id)
+        return list(self.memo(("on-map", side), lambda: tuple(sorted(
+            (u for u in self.units.values() if u.status == "map" and (side is None or u.side == side)),
+            key=lambda u: u.id))))
 
     def stack(self, hex_label: str) -> list[Unit]:
         """The units in a hex, top of the stack first (ruling R1)."""
-        return sorted((u for u in self.units.values() if u.status == "map" and u.hex == hex_label),
-                      key=lambda u: -u.order)
+        return list(self.memo(("stack", hex_label), lambda: tuple(sorted(
+            (u for u in self.units.values() if u.status == "map" and u.hex == hex_label), key=lambda u: -u.order))))
 
     def hexes_of(self, side: str, land: bool = True) -> set[str]:
         links = self.data.land_links
