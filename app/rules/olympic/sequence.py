@@ -190,9 +190,7 @@ def _assault_candidates(state: State, side: str):
                 continue
             if any(x.side == "japanese" for x in state.stack(label)) or state.militia_intact(label):
                 seen.add(label)
-                near = [x.id for x in state.on_map("american") if state.at_sea(x) and not x.attacked
-                        and combat.adjacent_land(data, x.hex, label)]
-                yield {"hexes": [label], "units": near}
+                yield {"hexes": [label], "units": _next_to(state, label, at_sea=True)}
 
 
 def _invasion_candidates(state: State, side: str):
@@ -382,14 +380,21 @@ def _same_hex(unit: str, hex_: str, first: bool, via: bool) -> str:
 
 
 def _attack_candidates(state: State, side: str):
-    data = state.data
     for target in sorted(state.hexes_of("japanese") | state.intact_militia()):
         if target in state.attacked_hexes:
             continue
-        near = [u.id for u in state.on_map("american") if not u.attacked and not state.at_sea(u)
-                and combat.adjacent_land(data, u.hex, target)]
+        near = _next_to(state, target, at_sea=False)
         if near:
             yield {"hexes": [target], "units": near}
+
+
+def _next_to(state: State, target: str, at_sea: bool) -> list[str]:
+    """The American units (by id) that have not attacked this phase, at sea or ashore, next to `target` and not
+    across an all-sea hexside: those that may attack or assault it (8.8, R17, R30)."""
+    data = state.data
+    around = set(data.map.neighbour_labels(target))
+    return [u.id for u in state.on_map("american") if u.hex in around and not u.attacked
+            and state.at_sea(u) == at_sea and combat.adjacent_land(data, u.hex, target)]
 
 
 class Combat(Standing):
@@ -717,9 +722,7 @@ def _every_attack(state: State, kind: str):
     for target in sorted(state.hexes_of("japanese") | state.intact_militia()):
         if target in state.attacked_hexes:
             continue
-        around = set(data.map.neighbour_labels(target))
-        near = [u.id for u in state.on_map("american") if u.hex in around and not u.attacked
-                and state.at_sea(u) == (kind == "assault") and combat.adjacent_land(data, u.hex, target)]
+        near = _next_to(state, target, at_sea=kind == "assault")
         for chosen in _sets(state, near):
             text = f"{verb} {target} with {' '.join(chosen)}"
             yield Candidate(verb, (target,), text=text)
