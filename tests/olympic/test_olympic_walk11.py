@@ -1,7 +1,8 @@
 """Session part 15's reading of the Olympic fragments against the engine (docs/rulings/olympic.md): ruling R49, the
 list of legal orders holds every landing, attack (each set of attackers, each advance), exchange loss, move,
 placement and standing retreat hex (rules version 10; version 9 listed a few of each, and a player who asked for a
-unit's orders never saw the rest); ruling R50, an amphibious assault that names an advance is refused by R17."""
+unit's orders never saw the rest); ruling R50, an amphibious assault that names an advance is refused by R17; ruling
+R51, an order naming two hexes where it takes one is refused by its rule, not as an order that cannot be read."""
 from __future__ import annotations
 
 import tomllib
@@ -87,3 +88,18 @@ def test_ruling_r50_an_amphibious_assault_names_no_advance_its_survivors_land():
     state = given("assault", 1, {"us-25-27": LANDING, "us-25-35": LANDING, "jp-154-1": "1442"})
     says = refused(state, "american", "assault 1442 with 25-27 25-35 advance 25-27", "Olympic ruling R17")
     assert "advance" in says and "land" in says
+
+
+def test_ruling_r51_an_order_naming_two_hexes_where_it_takes_one_is_refused_by_its_rule_not_as_unreadable():
+    # issue 30: "every refusal a rule causes names the rule" (Ichi-Go's attack on two hexes, Olympic's R30)
+    placing = given("placement", 1)
+    assert "one invasion zone hex" in refused(placing, "american", "place 25-27 at 1343 1342", "Olympic 14.4")
+    landing = given("assault", 2, {"us-25-27": LANDING, "us-25-35": LANDING})
+    assert "one land hex" in refused(landing, "american", "land 25-27 at 1443 1344", "Olympic ruling R17")
+    refused(landing, "american", "place 77-305 at 1343 1342", "Olympic ruling R17")  # the later invasion
+    moving = given("movement", 2, {"us-25-27": "1443"}, beachheads=("1443",))
+    assert "via" in refused(moving, "american", "move 25-27 to 1444 1442", "Olympic ruling R10")
+    refused(moving, "american", "retreat toward 1442 1443", "Olympic ruling R24")
+    placing = given("reinforcement", 2, {"us-25-27": "1443"}, beachheads=("1443", "1442"))
+    refused(placing, "american", "place 25-35 at 1442 1443", "Olympic ruling R18")
+    assert when(placing, "american", "place 25-35 at 1442")  # one hex, as before

@@ -33,8 +33,9 @@ from app.rules.practice import NoOrder
 
 H = Hex.parse
 SEQ = "Olympic sequence"
-R14, R17, R18 = "Olympic ruling R14", "Olympic ruling R17", "Olympic ruling R18"
+R10, R14, R17, R18 = "Olympic ruling R10", "Olympic ruling R14", "Olympic ruling R17", "Olympic ruling R18"
 C14_4 = "Olympic 14.4"  # the Tokko procedure, which places the first invasion at sea
+ONE_ZONE_HEX = "the units an order places go to sea in one invasion zone hex, three at most (ruling R14)"
 
 
 # -- naming units --------------------------------------------------------------------------------------------
@@ -91,7 +92,8 @@ def _retreat_candidates(state: State, side: str):
 
 class Standing(American):
     @order("retreat toward HEX", "Olympic ruling R24", "where American units retreat when the Japanese attack",
-           _retreat_candidates)
+           _retreat_candidates, forbidden=(("retreat toward HEX HEX [HEX ...]", "Olympic ruling R24",
+                                            "the standing retreat order names one land hex to retreat toward"),))
     def retreat(self, d: Decision, hex: str) -> None:
         if not d.data.map.on_map(H(hex)) or not d.data.is_land(H(hex)):
             d.refuse("Olympic ruling R24", f"{hex} is not a land hex of the map")
@@ -144,7 +146,7 @@ class Placement(American):
         return _label(s, "place the invasion force in the invasion zones (American Amphibious Assault Phase)")
 
     @order("place UNIT [UNIT ...] at HEX", "Olympic 14.4", "place units at sea in an invasion zone hex",
-           _placement_candidates)
+           _placement_candidates, forbidden=(("place UNIT [UNIT ...] at HEX HEX [HEX ...]", C14_4, ONE_ZONE_HEX),))
     def place(self, d: Decision, units: list[str], hex: str) -> None:
         _place_at_sea(d, units, hex, C14_4)
 
@@ -207,7 +209,9 @@ class Assault(American):
     def label(self, s: State) -> str:
         return _label(s, "American Amphibious Assault Phase: land or assault from the invasion zones")
 
-    @order("land UNIT [UNIT ...] at HEX", R17, "units at sea come ashore in an adjacent land hex", _land_candidates)
+    @order("land UNIT [UNIT ...] at HEX", R17, "units at sea come ashore in an adjacent land hex", _land_candidates,
+           forbidden=(("land UNIT [UNIT ...] at HEX HEX [HEX ...]", R17, "the units an order lands come ashore in one "
+                       "land hex; land the others with an order of their own"),))
     def land(self, d: Decision, units: list[str], hex: str) -> None:
         state: State = d.state
         ids = resolve(d, units)
@@ -235,7 +239,7 @@ class Assault(American):
         combat.american_attack(d, combat.one_hex(d, hexes, R17), resolve(d, units), [], "assault")
 
     @order("place UNIT [UNIT ...] at HEX", R17, "the second invasion: units not yet ashore go to sea",
-           _invasion_candidates)
+           _invasion_candidates, forbidden=(("place UNIT [UNIT ...] at HEX HEX [HEX ...]", R17, ONE_ZONE_HEX),))
     def place(self, d: Decision, units: list[str], hex: str) -> None:
         state: State = d.state
         if state.turn == 1 or state.invasion_turn not in (None, state.turn):
@@ -292,7 +296,9 @@ class Movement(Standing):
     name = "movement"
 
     @order("move UNIT [UNIT ...] to HEX:to [via HEX [HEX ...]]", "Olympic ruling R10",
-           "move units by the cheapest way (through the via hexes)", _move_candidates)
+           "move units by the cheapest way (through the via hexes)", _move_candidates,
+           forbidden=(("move UNIT [UNIT ...] to HEX:to HEX:more [HEX:more ...] [via HEX [HEX ...]]", R10,
+                       "a move goes to one hex; the hexes it passes through are named after 'via'"),))
     def move(self, d: Decision, units: list[str], to: str, hexes: list[str]) -> None:
         data = d.data
         ids = resolve(d, units)
@@ -466,7 +472,8 @@ class Reinforcement(Standing):
     name = "reinforcement"
 
     @order("place UNIT [UNIT ...] at HEX", R18, "place arrived or returning units on a beachhead",
-           _reinforce_candidates)
+           _reinforce_candidates, forbidden=(("place UNIT [UNIT ...] at HEX HEX [HEX ...]", R18,
+                                              "the units an order places go on one beachhead"),))
     def place(self, d: Decision, units: list[str], hex: str) -> None:
         state: State = d.state
         ids = resolve_available(d, units)
