@@ -103,3 +103,6 @@ def test_ruling_r51_an_order_naming_two_hexes_where_it_takes_one_is_refused_by_i
     placing = given("reinforcement", 2, {"us-25-27": "1443"}, beachheads=("1443", "1442"))
     refused(placing, "american", "place 25-35 at 1442 1443", "Olympic ruling R18")
     assert when(placing, "american", "place 25-35 at 1442")  # one hex, as before
+    japanese = given("japanese-combat", 2, {"us-25-27": "3235", "us-25-35": "3235", "jp-154-1": "3135"},
+                     beachheads=("3235",))
+    refused(japanese, "japanese", "jattack jp-154-1 on us-25-27 us-25-35", "Olympic 8.52")  # by hand: one unit

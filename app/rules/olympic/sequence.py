@@ -623,7 +623,10 @@ class JapaneseCombat(Japanese):
         return policy.next_attack(s)
 
     @order("jattack UNIT on UNIT:target", "Olympic 8.52", "a programmed Japanese attack",
-           _programmed(policy.next_attack, "jattack"))
+           _programmed(policy.next_attack, "jattack"),
+           forbidden=(("jattack UNIT on UNIT:target UNIT:more [UNIT:more ...]", "Olympic 8.52",
+                       "one Japanese unit attacks one American unit (ruling R25): in a stack, the strongest first, "
+                       "then the top"),))
     def jattack(self, d: Decision, unit: str, target: str) -> None:
         expected = policy.next_attack(d.state)
         _expect(d, expected, "jattack", unit=unit, target=target)
