@@ -331,8 +331,35 @@ def _choice_args(choice: tuple) -> dict:
 
 
 # -- the steps ------------------------------------------------------------------------------------------------
-class PhaseStep(Step):
-    """A step of the phasing faction's Combat Phase; `next` closes it."""
+class CaseStep(Step):
+    """A Dai Senso step that names, in the refusal of an order it does not take now or of one given by the side not
+    acting, the case that orders the step (ruling D75): `orders_case`, or `by_order`'s case for an order another
+    case puts elsewhere in the sequence (an attack declared during an Attack Sequence, 4.2.1; a Blitz Combat Segment
+    order in the Regular Combat Segment, 4.1)."""
+
+    orders_case = "4"
+    by_order: dict[str, str] = {}
+
+    def closed(self, s: State, command) -> tuple[str, str] | None:
+        text = TABLE.prompt(s).refusal(command)
+        if text is None:
+            return None
+        return C + self.by_order.get(command.action, self.orders_case), text
+
+
+class SequenceStep(CaseStep):
+    """A step of an Attack Sequence under way (4.2.2's steps 2-8, each in order); no other attack is declared until
+    it is complete (4.2.1)."""
+
+    orders_case = "4.2.2"
+    by_order = {"attack": "4.2.1"}
+
+
+class PhaseStep(CaseStep):
+    """A step of the phasing faction's Combat Phase; `next` closes it. The Blitz Combat Segment's steps are ordered
+    by 4.1, the Regular Combat Segment's declarations by 4.2.1, the Marker Segment's steps by 4.3."""
+
+    orders_case = "4.1"
 
     def label(self, s: State) -> str:
         return f"Combat Phase {s.combat_phase} ({s.phasing}), {self.name}"
@@ -429,6 +456,8 @@ class RegularCombat(Attacks):
     """4.2: the Regular Combat Segment."""
 
     name = "regular-combat"
+    orders_case = "4.2.1"
+    by_order = dict.fromkeys(("airdrop", "land", "snlf", "airland", "withdraw"), "4.1")  # the Blitz Segment's steps
 
     @order("next", "Dai Senso 4.2", "end the Regular Combat Segment")
     def next(self, d: Decision) -> None:
@@ -440,6 +469,7 @@ class Convoys(PhaseStep):
     """4.3 step 1; steps 2-3 follow by themselves."""
 
     name = "convoys"
+    orders_case = "4.3"
 
     @order("convoy WORD:zones [WORD ...]", "Dai Senso 4.3",
            "a Troop Convoy from the zone's Used Box to its Convoys Box (one at a time)",
@@ -467,7 +497,7 @@ def _choice_text(step: str, choice: tuple) -> str:
     return TABLE.orders[step][choice[0]].grammar.render(_choice_args(choice))
 
 
-class DefenderHq(Step):
+class DefenderHq(SequenceStep):
     """4.2.2 step 2."""
 
     name = "defender-hq"
@@ -486,7 +516,7 @@ class DefenderHq(Step):
         combat.support(d, combat.one_hq(d, units))
 
 
-class Roll(Step):
+class Roll(SequenceStep):
     """4.2.2 steps 3-5 of an attack a position holds with its supports declared (ruling D60): the attacker rolls.
     In play the die follows the declarations at once; only a position stands between them."""
 
@@ -501,7 +531,7 @@ class Roll(Step):
         combat.resolve(d)
 
 
-class Choice(Step):
+class Choice(SequenceStep):
     """A combat result someone must satisfy (4.2.4-4.2.6); the handlers share `combat.apply_choice`."""
 
     def label(self, s: State) -> str:
@@ -611,7 +641,7 @@ class Retreat(Choice):
         self.take(d, ("convert", unit, kind), "4.2.5.3")
 
 
-class Advance(Step):
+class Advance(SequenceStep):
     """4.2.7, 4.2.8. From rules version 12 (ruling D62) the step offers Exploitation only where 4.2.8 allows it:
     after an attack on markers alone (4.2.2) or one without an armor-type unit (4.2.8) it asks for an Advance After
     Combat alone, and `exploit` is refused by the case that bars it; before, the prompt offered both."""
@@ -631,7 +661,7 @@ class Advance(Step):
         return tuple(o for o in orders if o != "exploit") if self._barred(s) else orders
 
     def closed(self, s: State, command) -> tuple[str, str] | None:
-        return self._barred(s) if command.action == "exploit" else None
+        return (self._barred(s) if command.action == "exploit" else None) or super().closed(s, command)
 
     def owed(self, s: State) -> Owed:
         barred = self._barred(s)
@@ -656,10 +686,11 @@ class Advance(Step):
         combat.stop_advance(d)
 
 
-class Overstack(Step):
-    """D15: an overstacked owner eliminates units at a Combat Segment's end."""
+class Overstack(CaseStep):
+    """D15: an overstacked owner eliminates units at a Combat Segment's end (4.2.5.3's design note, 4.2.7)."""
 
     name = "overstack"
+    orders_case = "4.2.5.3"
 
     def label(self, s: State) -> str:
         return "overstacked at the end of the Combat Segment: eliminate units"
