@@ -103,7 +103,14 @@ OUT = "out"
 #    F152: a drop on every airfield free of the enemy (10.1, 10.3); ruling F154: the reconnaissance's reveal of
 #    each concealed stack alone (24.1); the lists change, so a game created under 1-18 is listed and decided as
 #    played
-RULES_VERSION = 19
+# 20: ruling F155: the list of legal orders and the orders naming a hex or unit offer each attack, exploitation
+#    attack and assault with each set of the optional extras the side holds (naval gunfire US and Commonwealth, LP,
+#    air supply: 15.4.1, 17.0, 19.4), each assault by every set of the stacks at sea next to its hex (10.2.2), and
+#    each answer the defender may give (`defend`); ruling F156: the reconnaissance's reveal of several stacks
+#    together (24.1), every set of each size while they are few, and the Japanese player's reveal of each
+#    concealed unit and each concealed stack (11.2); the lists change, so a game created under 1-19 is listed and
+#    decided as played
+RULES_VERSION = 20
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
 

@@ -1,0 +1,149 @@
+"""Rules version 20 (issue 30, session part 15): the list of legal orders (what a player picks from, a hex's or a
+unit's orders, and every automated seat) against every order the decider accepts, found by trying each one typed.
+
+- 15.4.1, 17.0, 19.4, 10.2.2 (ruling F155): an attack, an assault and a defence may each be given the side's
+  naval gunfire (US and Commonwealth), LP and air supply in any allowed amount; the list named the bare attack (an
+  assault with the most gunfire or one LP, a defence with one of each), and an assault by all the stacks at sea
+  or each alone, though every other set was accepted typed;
+- 24.1, 11.2 (ruling F156): the reconnaissance reveals up to its roll's stacks at once, and the Japanese player
+  any of his units at any time; the list named each stack alone (and the first ones together), and one Japanese
+  unit of the whole map."""
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import combinations, product
+
+from formosa_given import given, of, play
+from formosa_map import D, M, ring, shore
+
+from app.rules import legal
+from app.rules.formosa import GAME, played_under
+from app.rules.formosa.events import UnitRevealed
+from app.rules.kernel.hexgrid import Hex
+
+H = Hex.parse
+
+
+def _accepted(state, side: str, text: str) -> bool:
+    return legal.refusal(GAME, state, GAME.parse(text, side, state)) is None
+
+
+def _listed(state, side: str, word: str, verb: str) -> set[str]:
+    """The orders naming `word` (a hex's or a unit's orders) and the list itself, of one kind: the two agree."""
+    named = {o["order"] for o in legal.naming(GAME, state, side, word) if o["order"].split()[0] == verb}
+    flat = {o["order"] for o in GAME.legal_orders(state, side) if o["order"].split()[0] == verb}
+    assert named <= flat or len(flat) >= legal.LIMIT
+    return named
+
+
+def _extras(defending: bool = False, air: bool = True) -> list[str]:
+    """Every set of extras an order may be typed with, in the order's words."""
+    out = []
+    for n, cw, lp, supply in product(range(3), range(3), range(3), (False, True) if air else (False,)):
+        gun = [f"gunfire {n}"] * bool(n) + [f"cw-gunfire {cw}"] * bool(cw)
+        lps = [f"lp {lp}"] * bool(lp)
+        out.append(" ".join([*lps, *gun] if defending else [*gun, *lps]) + " supply air" * supply)
+    return [e.strip() for e in out]
+
+
+def _port_front():
+    """A port with an open land neighbour, and a second land hex next to that neighbour (not the port)."""
+    for port in sorted(D.ports()):
+        for front in M.neighbours(port):
+            if D.is_land(front) and not M.features_of(front) & {"major-port", "minor-port"}:
+                side = [n for n in M.neighbours(front) if D.is_land(n) and n != port and n not in D.ports()
+                        and not M.hexside_features(n, front)]
+                if side and not M.hexside_features(port, front):
+                    return str(port), str(front), str(side[0])
+    raise LookupError("no port front")
+
+
+PORT, FRONT, FLANK = _port_front()
+
+
+def test_15_4_1_17_0_the_list_offers_each_attack_with_every_set_of_gunfire_and_lp_it_may_take_f155():
+    # a US regiment on a functional port (a line of supply, a coastal hex) and a Commonwealth one beside it attack
+    # one Japanese hex: US and Commonwealth gunfire (two at most), one or two LP, never air supply (a line, 19.4)
+    state = given(step="allied-combat", units={"us-7-17": PORT, "us-eng-1": PORT, "cw-7-18": FLANK, "jp-9-7": FRONT},
+                  lp={"allied": 3, "japanese": 0}, naval={"gunfire": 2, "cw-gunfire": 2}, air={"air-supply": 1})
+    state = replace(state, units={**state.units, "us-eng-1": replace(state.units["us-eng-1"], base=True)})
+    head = f"attack {FRONT} with cw-7-18 us-7-17 us-eng-1"  # the base attacks with its stack (F41)
+    typed = {f"{head} {e}".strip() for e in _extras()}
+    accepted = {t for t in typed if _accepted(state, "allied", t)}
+    assert f"{head} gunfire 1 cw-gunfire 1 lp 2" in accepted and f"{head} supply air" not in accepted
+    assert len(accepted) == 6 * 3  # six gunfire splits, three LP amounts
+    assert _listed(state, "allied", FRONT, "attack") == accepted
+    assert _listed(played_under(state, "19"), "allied", FRONT, "attack") == {head}  # ruling F155: as played
+
+
+def test_19_4_17_0_the_list_offers_an_attack_without_a_line_with_air_supply_and_gunfire_f155():
+    beach, _ = shore()
+    land = next(str(n) for n in M.neighbours(H(beach)) if D.is_land(n))
+    state = given(step="allied-combat", units={"us-7-17": beach, "jp-9-7": land}, lp={"allied": 3, "japanese": 0},
+                  naval={"gunfire": 2, "cw-gunfire": 2}, air={"air-supply": 1})
+    head = f"attack {land} with us-7-17"
+    accepted = {t for t in (f"{head} {e}".strip() for e in _extras()) if _accepted(state, "allied", t)}
+    assert accepted == {" ".join([head, *g, *s]) for g in ([], ["gunfire 1"], ["gunfire 2"]) for s in ([], ["supply air"])}
+    assert _listed(state, "allied", land, "attack") == accepted
+
+
+def test_15_4_1_17_0_19_4_the_list_offers_every_answer_of_the_defender_f155():
+    # a Japanese attack on a US regiment on a functional port: one LP (a line), one or two US gunfire
+    state = given(step="japanese-combat", units={"us-7-17": PORT, "us-eng-1": PORT, "jp-9-7": FRONT},
+                  lp={"allied": 2, "japanese": 0}, naval={"gunfire": 2}, air={"air-supply": 1})
+    state = replace(state, units={**state.units, "us-eng-1": replace(state.units["us-eng-1"], base=True)})
+    state = play(state, "japanese", f"attack {PORT} with jp-9-7")
+    assert state.pending[0]["kind"] == "defence"
+    accepted = {t for t in (f"defend {e}".strip() for e in _extras(defending=True)) if _accepted(state, "allied", t)}
+    assert accepted == {f"defend {lp}{g}".strip() for lp in ("", "lp 1 ") for g in ("", "gunfire 1", "gunfire 2")}
+    listed = {o["order"] for o in GAME.legal_orders(state, "allied")}
+    assert listed == accepted
+    assert listed > {o["order"] for o in GAME.legal_orders(played_under(state, "19"), "allied")}  # as played
+
+
+def test_10_2_2_the_list_offers_an_assault_by_every_set_of_the_stacks_at_sea_with_its_gunfire_and_lp_f155():
+    beach, seas = shore(3)
+    stacks = ("us-7-17", "us-7-32", "us-7-184")
+    state = given(step="invasion", turn=1, units={**dict.fromkeys(stacks, "allied-staging"), "jp-guard-1": beach},
+                  lp={"allied": 2, "japanese": 0}, naval={"gunfire": 2}, markers={"amphibious": 3})
+    for unit, sea in zip(stacks, seas, strict=True):  # each on its marker, supplied by it (19.2)
+        state = play(state, "allied", f"land {sea} with {unit}")
+    assert all(state.at_sea(state.units[u]) for u in ("us-7-17", "us-7-32", "us-7-184"))
+    groups = [""] + [" from " + " ".join(g) for k in (1, 2) for g in combinations(sorted(seas), k)]
+    typed = {f"assault {beach}{g} {e}".strip() for g in groups for e in _extras(air=False)}
+    accepted = {t for t in typed if _accepted(state, "allied", t)}
+    assert len(accepted) == 7 * 3 * 3  # every set of the three stacks, gunfire 0-2, LP 0-2
+    assert _listed(state, "allied", beach, "assault") == accepted
+    assert len(_listed(played_under(state, "19"), "allied", beach, "assault")) == 6  # ruling F155: as played
+
+
+def _recon(recon: int):
+    x, around = ring("open")
+    where = {"jp-9-7": x, "jp-9-19": around[0], "jp-guard-1": around[2], "jp-guard-2": around[4]}
+    state = replace(given(step="recon-reveal", turn=1, units=where, concealed=tuple(where)), recon=recon)
+    return state, sorted(where.values())
+
+
+def test_24_1_the_list_offers_the_reconnaissance_every_set_of_stacks_up_to_its_roll_f156():
+    for recon in (2, 3):
+        state, hexes = _recon(recon)
+        every = {"reveal " + " ".join(g) for k in range(1, recon + 1) for g in combinations(hexes, k)}
+        assert {t for t in every | {f"reveal {' '.join(hexes)}"} if _accepted(state, "allied", t)} == every
+        assert {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "reveal"} == every
+        revealed = of(GAME.decide(state, GAME.parse(f"reveal {hexes[0]} {hexes[3]}", "allied", state), None),
+                      UnitRevealed)
+        assert {e.hex for e in revealed} == {hexes[0], hexes[3]}
+    old = {o["order"] for o in GAME.legal_orders(played_under(state, "19"), "allied") if o["action"] == "reveal"}
+    assert old == {f"reveal {h}" for h in hexes} | {f"reveal {' '.join(hexes[:3])}"}  # ruling F156: as played
+
+
+def test_11_2_the_list_offers_the_japanese_the_reveal_of_each_concealed_unit_and_stack_f156():
+    x, around = ring("open")
+    where = {"jp-9-7": x, "jp-9-19": x, "jp-guard-1": around[2], "jp-deception-1": around[4], "jp-guard-2": around[1]}
+    state = given(step="japanese-movement", units=where, concealed=("jp-9-7", "jp-9-19", "jp-guard-1", "jp-deception-1"))
+    every = {f"reveal {u}" for u in ("jp-9-7", "jp-9-19", "jp-guard-1", "jp-deception-1")} | {"reveal jp-9-19 jp-9-7"}
+    assert all(_accepted(state, "japanese", t) for t in every)
+    assert not _accepted(state, "japanese", "reveal jp-guard-2")  # already face up
+    assert {o["order"] for o in GAME.legal_orders(state, "japanese") if o["action"] == "reveal"} == every
+    old = {o["order"] for o in GAME.legal_orders(played_under(state, "19"), "japanese") if o["action"] == "reveal"}
+    assert len(old) == 1 and old < every  # ruling F156: as played
