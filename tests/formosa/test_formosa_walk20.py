@@ -83,7 +83,8 @@ def test_19_4_17_0_the_list_offers_an_attack_without_a_line_with_air_supply_and_
                   naval={"gunfire": 2, "cw-gunfire": 2}, air={"air-supply": 1})
     head = f"attack {land} with us-7-17"
     accepted = {t for t in (f"{head} {e}".strip() for e in _extras()) if _accepted(state, "allied", t)}
-    assert accepted == {" ".join([head, *g, *s]) for g in ([], ["gunfire 1"], ["gunfire 2"]) for s in ([], ["supply air"])}
+    assert accepted == {" ".join([head, *g, *s]) for g in ([], ["gunfire 1"], ["gunfire 2"])
+                        for s in ([], ["supply air"])}
     assert _listed(state, "allied", land, "attack") == accepted
 
 
@@ -139,9 +140,10 @@ def test_24_1_the_list_offers_the_reconnaissance_every_set_of_stacks_up_to_its_r
 
 def test_11_2_the_list_offers_the_japanese_the_reveal_of_each_concealed_unit_and_stack_f156():
     x, around = ring("open")
+    hidden = ("jp-9-7", "jp-9-19", "jp-guard-1", "jp-deception-1")
     where = {"jp-9-7": x, "jp-9-19": x, "jp-guard-1": around[2], "jp-deception-1": around[4], "jp-guard-2": around[1]}
-    state = given(step="japanese-movement", units=where, concealed=("jp-9-7", "jp-9-19", "jp-guard-1", "jp-deception-1"))
-    every = {f"reveal {u}" for u in ("jp-9-7", "jp-9-19", "jp-guard-1", "jp-deception-1")} | {"reveal jp-9-19 jp-9-7"}
+    state = given(step="japanese-movement", units=where, concealed=hidden)
+    every = {f"reveal {u}" for u in hidden} | {"reveal jp-9-19 jp-9-7"}
     assert all(_accepted(state, "japanese", t) for t in every)
     assert not _accepted(state, "japanese", "reveal jp-guard-2")  # already face up
     assert {o["order"] for o in GAME.legal_orders(state, "japanese") if o["action"] == "reveal"} == every
