@@ -72,7 +72,10 @@ def test_15_4_1_17_0_the_list_offers_each_attack_with_every_set_of_gunfire_and_l
     accepted = {t for t in typed if _accepted(state, "allied", t)}
     assert f"{head} gunfire 1 cw-gunfire 1 lp 2" in accepted and f"{head} supply air" not in accepted
     assert len(accepted) == 6 * 3  # six gunfire splits, three LP amounts
-    assert _listed(state, "allied", FRONT, "attack") == accepted
+    def by_the_three(listed: set[str]) -> set[str]:  # the other attacks, by fewer units, are F157's
+        return {o for o in listed if o == head or o.startswith(f"{head} ")}
+
+    assert by_the_three(_listed(state, "allied", FRONT, "attack")) == accepted
     assert _listed(played_under(state, "19"), "allied", FRONT, "attack") == {head}  # ruling F155: as played
 
 
@@ -149,3 +152,23 @@ def test_11_2_the_list_offers_the_japanese_the_reveal_of_each_concealed_unit_and
     assert {o["order"] for o in GAME.legal_orders(state, "japanese") if o["action"] == "reveal"} == every
     old = {o["order"] for o in GAME.legal_orders(played_under(state, "19"), "japanese") if o["action"] == "reveal"}
     assert len(old) == 1 and old < every  # ruling F156: as played
+
+
+def test_15_0_15_1_the_list_offers_every_attack_the_units_may_declare_f157():
+    # two regiments next to one Japanese hex may attack it together or either alone (the hex is then attacked, so
+    # the other owes nothing: 15.0); a regiment next to two guerrilla hexes (no ZOC, 23.0) may attack either or both
+    x, around = ring("open")
+    state = given(step="allied-combat", units={"us-7-17": around[0], "us-7-32": around[1], "jp-9-7": x}, naval={})
+    every = {f"attack {x} with {u}" for u in ("us-7-17 us-7-32", "us-7-17", "us-7-32")}
+    assert all(_accepted(state, "allied", t) for t in every)
+    assert _listed(state, "allied", x, "attack") == every
+    alone = play(state, "allied", f"attack {x} with us-7-17", [6] * 4)
+    assert _accepted(alone, "allied", "end")  # the hex has been attacked: us-7-32 owes no attack
+    assert _listed(played_under(state, "19"), "allied", x, "attack") == {f"attack {x} with us-7-17 us-7-32"}
+    g1, g2 = around[0], around[3]
+    state = given(step="allied-combat", units={"us-7-17": x, "jp-guerrilla-1": g1, "jp-guerrilla-2": g2}, naval={})
+    every = {f"attack {g1} with us-7-17", f"attack {g2} with us-7-17", f"attack {g1} {g2} with us-7-17"}
+    assert all(_accepted(state, "allied", t) for t in every)
+    assert {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "attack"} == every
+    old = {o["order"] for o in GAME.legal_orders(played_under(state, "19"), "allied") if o["action"] == "attack"}
+    assert old == {f"attack {g1} with us-7-17"}  # ruling F157: as played

@@ -793,7 +793,9 @@ def more_orders(state: State, side: str):
             if state.since(20):
                 yield from _every_assault(state)
         elif state.since(20):
-            yield from _every_extra(state, side, "attack", _attack_candidates(state, side))
+            attacks = _every_attack(state, side)
+            yield from (Candidate("attack", tuple(a["hexes"]), text=_attack_text("attack", a)) for a in attacks)
+            yield from _every_extra(state, side, "attack", attacks)
             if side == "japanese":
                 yield from _every_japanese_reveal(state)
     elif state.step == "b29" and state.since(19) and not state.strike.b29_used and airpower.assigned(
@@ -835,12 +837,46 @@ def _words_of(extra: dict[str, int], defending: bool = False) -> str:
     return " ".join(words + ["supply air"] * bool(extra["air"]))
 
 
+def _every_attack(state: State, side: str) -> list[dict]:
+    """Ruling F157 (rules version 20): every attack a side's units may declare (15.0, 15.1): each set of the enemy
+    hexes next to a stack that may attack (not attacked this phase, not across an all-sea hexside), by every set
+    of the stacks next to all of them (five or more such stacks: all of them and each alone), each stack's units
+    together (F41); the decider keeps those it accepts (15.1's binding ZOC, 10.2.1). `_attack_candidates` names
+    only each unit's ZOC hexes with every unit that may join, or the first enemy hex next to a unit no ZOC binds."""
+    enemy = other(side)
+    near = state.data.map.neighbours
+    stacks: dict[str, list[str]] = {}
+    for u in state.on_map(side):
+        if combat.can_attack(state, u):
+            stacks.setdefault(u.where, []).append(u.id)
+    out, seen = [], set()
+    for h in stacks:
+        foes = sorted(str(n) for n in near(H(h)) if state.at(str(n), enemy) and not combat.attacked(state, str(n))
+                      and not combat.attack_blocked(state, h, str(n)))
+        for k in range(1, len(foes) + 1):
+            for hexes in combinations(foes, k):
+                if hexes in seen:
+                    continue
+                seen.add(hexes)
+                by = sorted(s for s in stacks if all(H(t) in near(H(s)) and not combat.attack_blocked(state, s, t)
+                                                     for t in hexes))
+                groups = ([g for n in range(len(by), 0, -1) for g in combinations(by, n)] if len(by) <= 4
+                          else [tuple(by), *((s,) for s in by)])
+                for group in groups:
+                    out.append({"hexes": list(hexes), "units": sorted(i for s in group for i in stacks[s])})
+    return out
+
+
+def _attack_text(verb: str, args: dict) -> str:
+    return f"{verb} {' '.join(args['hexes'])} with {' '.join(args['units'])}"
+
+
 def _every_extra(state: State, side: str, verb: str, found):
     """Ruling F155 (rules version 20): each attack (or exploitation attack, 25.1) the candidates name, with each
     set of its optional extras (`_extras`), where the candidates name none."""
     for args in found:
         units = [state.units[u] for u in args["units"]]
-        head = f"{verb} {' '.join(args['hexes'])} with {' '.join(args['units'])}"
+        head = _attack_text(verb, args)
         for extra in _extras(state, side, units):
             yield Candidate(verb, tuple(args["hexes"]), text=f"{head} {_words_of(extra)}")
 
