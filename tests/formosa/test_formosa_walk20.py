@@ -172,3 +172,33 @@ def test_15_0_15_1_the_list_offers_every_attack_the_units_may_declare_f157():
     assert {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "attack"} == every
     old = {o["order"] for o in GAME.legal_orders(played_under(state, "19"), "allied") if o["action"] == "attack"}
     assert old == {f"attack {g1} with us-7-17"}  # ruling F157: as played
+
+
+def _decision_orders(state, side: str) -> set[str]:
+    return {o["order"] for o in GAME.legal_orders(state, side)}
+
+
+def test_16_2_16_6_the_list_offers_every_split_of_an_air_loss_cf_11_and_of_the_kamikaze_hits_f158():
+    from app.rules.formosa.state import Strike
+
+    # CF-11: two Allied points lost, from air superiority, from ground support (tactical), or one of each
+    strike = Strike(missions={"allied": {"air-superiority": 6, "tactical": 4},
+                              "japanese": {"air-superiority": 2, "tactical": 2}}, revealed=True)
+    ashore = {"us-7-17": ring("open")[0]}  # an Allied unit on Formosa: no sudden death (4.1)
+    state = given(step="air-superiority", air={"allied-tac": 10, "japanese-tac": 4}, strike=strike, units=ashore)
+    state = play(play(state, "allied", "roll", [6, 6]), "japanese", "lose 2 from air-superiority")
+    assert state.pending[0] == {"kind": "air-losses", "side": "allied", "due": 2}
+    every = {f"lose {n} from {m}" for n in (1, 2) for m in ("air-superiority", "tactical")}
+    assert _decision_orders(state, "allied") == every and all(_accepted(state, "allied", t) for t in every)
+    assert "lose 1 from tactical" not in _decision_orders(played_under(state, "19"), "allied")  # as played
+    # 16.6: three hits on two amphibious markers, two US and one Commonwealth gunfire units, in any split
+    state = given(step="japanese-special-attack", air={"kamikaze": 5}, strike=Strike(
+        missions={"japanese": {"kamikaze": 5}}, revealed=True), markers={"amphibious": 2},
+                  naval={"gunfire": 2, "cw-gunfire": 1}, units=ashore)
+    state = play(state, "japanese", "roll", [6])
+    hits = state.pending[0]["due"]
+    every = {f"return {m} amphibious {s} gunfire {c} cw-gunfire"
+             for m in range(3) for s in range(3) for c in range(2) if m + s + c == hits}
+    assert hits >= 2 and len(every) > 2
+    assert _decision_orders(state, "allied") == every and all(_accepted(state, "allied", t) for t in every)
+    assert len(_decision_orders(played_under(state, "19"), "allied")) == 2  # ruling F158: as played

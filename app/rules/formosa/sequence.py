@@ -773,6 +773,8 @@ def more_orders(state: State, side: str):
             yield from _every_defence(state, side)
         elif p["kind"] == "exploit" and p["side"] == side and state.since(20):
             yield from _every_extra(state, side, "exploit", optional.exploit_candidates(state, side))
+        elif p["kind"] in ("air-losses", "kamikaze-hits") and p["side"] == side and state.since(20):
+            yield from strike.every_split(state, side)
         return
     if not state.since(13) or state.side != side:
         return
