@@ -202,3 +202,21 @@ def test_16_2_16_6_the_list_offers_every_split_of_an_air_loss_cf_11_and_of_the_k
     assert hits >= 2 and len(every) > 2
     assert _decision_orders(state, "allied") == every and all(_accepted(state, "allied", t) for t in every)
     assert len(_decision_orders(played_under(state, "19"), "allied")) == 2  # ruling F158: as played
+
+
+def test_3_0_7_3_24_1_the_set_up_list_offers_every_pick_recruit_purchase_and_unit_to_place_f159():
+    state = play(GAME.initial_state("1", {}), "japanese", "roll", [3, 3, 3])
+    listed = {o["order"] for o in GAME.legal_orders(state, "japanese")}
+    # 3.0 "player's choice": two coastal defense units of five, any two (the list named the first two)
+    pairs = {f"choose {a} {b}" for a, b in combinations([f"jp-cd-{i}" for i in range(1, 6)], 2)}
+    assert pairs <= listed and all(_accepted(state, "japanese", t) for t in pairs)
+    placed = {o.split()[1] for o in listed if o.startswith("place ")}
+    assert placed == set(state.to_place)  # every unit still to place is named (the list named the first three)
+    assert "recruit jp-guard-6" in listed and _accepted(state, "japanese", "recruit jp-guard-6")
+    old = {o["order"] for o in GAME.legal_orders(played_under(state, "19"), "japanese")}
+    assert not pairs <= old and {o.split()[1] for o in old if o.startswith("place ")} < placed  # F159: as played
+    allied = replace(state, step="setup-allied", to_place=())
+    buys = {o["order"] for word in ("gunfire", "amphibious") for o in legal.naming(GAME, allied, "allied", word)}
+    assert {"buy 2 gunfire", "buy 3 amphibious"} <= buys and _accepted(allied, "allied", "buy 3 amphibious")
+    assert "buy 2 gunfire" not in {o["order"] for o in legal.naming(GAME, played_under(allied, "19"), "allied",
+                                                                     "gunfire")}

@@ -782,6 +782,10 @@ def more_orders(state: State, side: str):
         yield from _every_transfer(state)
     elif state.step == f"recruit-{side}":
         yield from _every_recruit(state, side)
+        if state.since(20):
+            yield from _every_buy(state, side)
+    elif state.step == f"setup-{side}" and state.since(20):
+        yield from _every_setup(state, side)
     elif state.step == f"{side}-movement" and state.since(19):
         yield from _every_move(state, side)
         if side == "japanese" and state.since(20):
@@ -963,6 +967,42 @@ def _every_recruit(state: State, side: str):
                       *optional.usmc_hexes(state, uid)]
         for place in dict.fromkeys(places):
             yield Candidate("deploy", (uid,), text=f"deploy {uid} {place}")
+
+
+def _every_buy(state: State, side: str):
+    """Ruling F159 (rules version 20): each number of points or markers of each kind the counter mix still holds
+    (7.3, 8.2, 8.4: `buy N WORD`, ten at most a kind), where the candidates name one (two kamikaze points)."""
+    for kind in BUYABLE[side]:
+        for n in range(1, min(_counter_limit(state, side, kind) - _held(state, side, kind), 10) + 1):
+            yield Candidate("buy", (), text=f"buy {n} {kind}")
+
+
+CHOICES = 30  # ruling F159: the most picks of one set-up group the list tries
+
+
+def _every_setup(state: State, side: str):
+    """Ruling F159 (rules version 20): at set-up (3.0, 24.1), every pick of each set-up group still open (each
+    unit alone, and every set of up to the units left to choose while there are at most CHOICES of them), each
+    unit the set-up LP may recruit, each number of points and markers (`_every_buy`), and each Japanese unit still
+    to place on its default hex (ruling F32), where the candidates name the first pick, the first unit of each
+    type and the first three units to place."""
+    for _, g, left in _open_groups(state, side):
+        units = _pickable(state, g)
+        sizes = range(1, min(left, len(units)) + 1)
+        many = sum(comb(len(units), k) for k in sizes) > CHOICES
+        for k in sizes[:1] if many else sizes:
+            for group in combinations(units, k):
+                yield Candidate("choose", group, text=f"choose {' '.join(group)}")
+    grouped = {i for _, g, _ in _open_groups(state, side) for i in g["units"]}
+    for u in state.in_display(f"{side}-reinforcements"):
+        if u.id not in state.to_place and u.id not in grouped:
+            yield Candidate("recruit", (u.id,), text=f"recruit {u.id}")
+    yield from _every_buy(state, side)
+    if side == "japanese":
+        for uid in state.to_place[3:]:
+            default = state.data.deployment.get(uid)
+            if default is not None:
+                yield Candidate("place", (uid,), text=f"place {uid} {default}")
 
 
 def _read_place(word: str) -> str:
