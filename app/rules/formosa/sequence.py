@@ -971,10 +971,11 @@ def _every_recruit(state: State, side: str):
 
 def _every_buy(state: State, side: str):
     """Ruling F159 (rules version 20): each number of points or markers of each kind the counter mix still holds
-    (7.3, 8.2, 8.4: `buy N WORD`, ten at most a kind), where the candidates name one (two kamikaze points)."""
+    (7.3, 8.2, 8.4: `buy N WORD`, ten at most a kind), where the candidates name one (two kamikaze points); each
+    kind its own subject, so the list names every kind the side may buy, however many units it names."""
     for kind in BUYABLE[side]:
         for n in range(1, min(_counter_limit(state, side, kind) - _held(state, side, kind), 10) + 1):
-            yield Candidate("buy", (), text=f"buy {n} {kind}")
+            yield Candidate("buy", (kind,), text=f"buy {n} {kind}")  # each kind in the list's first pass
 
 
 CHOICES = 30  # ruling F159: the most picks of one set-up group the list tries
