@@ -220,3 +220,14 @@ def test_3_0_7_3_24_1_the_set_up_list_offers_every_pick_recruit_purchase_and_uni
     assert {"buy 2 gunfire", "buy 3 amphibious"} <= buys and _accepted(allied, "allied", "buy 3 amphibious")
     assert "buy 2 gunfire" not in {o["order"] for o in legal.naming(GAME, played_under(allied, "19"), "allied",
                                                                      "gunfire")}
+
+
+def test_17_0_japanese_gunfire_is_refused_naming_17_0_f160():
+    # 17.0 gives naval gunfire to the Allied player alone; the refusal named ruling F18 and no case
+    from formosa_given import refused
+
+    x, around = ring("open")
+    state = given(step="japanese-combat", units={"us-7-17": x, "jp-9-7": around[0]}, naval={"gunfire": 2})
+    refused(state, "japanese", f"attack {x} with jp-9-7 gunfire 1", "Formosa 17.0, ruling F18")
+    refused(played_under(state, "19"), "japanese", f"attack {x} with jp-9-7 gunfire 1", "Formosa ruling F18")
+    assert _accepted(state, "japanese", f"attack {x} with jp-9-7")
