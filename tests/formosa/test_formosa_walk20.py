@@ -231,3 +231,22 @@ def test_17_0_japanese_gunfire_is_refused_naming_17_0_f160():
     refused(state, "japanese", f"attack {x} with jp-9-7 gunfire 1", "Formosa 17.0, ruling F18")
     refused(played_under(state, "19"), "japanese", f"attack {x} with jp-9-7 gunfire 1", "Formosa ruling F18")
     assert _accepted(state, "japanese", f"attack {x} with jp-9-7")
+
+
+def test_25_1_the_list_offers_every_exploitation_attack_of_any_units_of_a_stack_on_any_of_its_enemy_hexes_f161():
+    # 25.1: one stack of the force, "any number of units in the stack", attacks again after a DE
+    x, around = ring("open")
+    stack = around[1]
+    foes = [str(n) for n in M.neighbours(H(stack)) if D.is_land(n) and str(n) not in (x, *around)
+            and not M.hexside_features(H(stack), n)][:2]
+    state = given(units={"us-7-17": stack, "us-7-184": stack, "jp-guerrilla-1": x, "jp-guerrilla-2": foes[0],
+                         "jp-guerrilla-3": foes[1]}, naval={})
+    state = replace(state, data=GAME.data({"optional": ["25.1"]}))
+    state = play(play(state, "allied", f"attack {x} with us-7-17 us-7-184", [3]), "allied", "hold")  # DE
+    assert state.pending[0]["kind"] == "exploit"
+    targets = [" ".join(h) for k in (1, 2) for h in combinations(sorted(foes), k)]
+    every = {f"exploit {t} with {u}" for t in targets for u in ("us-7-17 us-7-184", "us-7-17", "us-7-184")}
+    assert all(_accepted(state, "allied", t) for t in every)
+    assert {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "exploit"} == every
+    old = {o["order"] for o in GAME.legal_orders(played_under(state, "19"), "allied") if o["action"] == "exploit"}
+    assert len(old) == 2 and old < every  # ruling F161: as played

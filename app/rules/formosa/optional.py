@@ -135,6 +135,13 @@ def exploit(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
            air_supply=air_supply, exploitation=True)
 
 
+def exploit_targets(state: State, hex: str) -> list[str]:
+    """The enemy hexes next to `hex` its stack may attack in an exploitation attack (25.1, 15.0)."""
+    from app.rules.formosa.combat import attack_blocked
+
+    return _targets(state, hex, attack_blocked)
+
+
 def exploit_candidates(state: State, side: str):
     from app.rules.formosa.combat import attack_blocked
 

@@ -772,7 +772,9 @@ def more_orders(state: State, side: str):
         elif p["kind"] == "defence" and p["side"] == side and state.since(20):
             yield from _every_defence(state, side)
         elif p["kind"] == "exploit" and p["side"] == side and state.since(20):
-            yield from _every_extra(state, side, "exploit", optional.exploit_candidates(state, side))
+            exploits = _every_exploit(state)
+            yield from (Candidate("exploit", tuple(a["hexes"]), text=_attack_text("exploit", a)) for a in exploits)
+            yield from _every_extra(state, side, "exploit", exploits)
         elif p["kind"] in ("air-losses", "kamikaze-hits") and p["side"] == side and state.since(20):
             yield from strike.every_split(state, side)
         return
@@ -870,6 +872,25 @@ def _every_attack(state: State, side: str) -> list[dict]:
                           else [tuple(by), *((s,) for s in by)])
                 for group in groups:
                     out.append({"hexes": list(hexes), "units": sorted(i for s in group for i in stacks[s])})
+    return out
+
+
+def _every_exploit(state: State) -> list[dict]:
+    """Ruling F161 (rules version 20): every exploitation attack (25.1): each stack of the force that may make one,
+    with any number of its units (every set; five or more units: all and each alone), on each set of the enemy
+    hexes next to it, where `optional.exploit_candidates` names the whole stack against each of its first two
+    enemy hexes alone."""
+    by_hex: dict[str, list[str]] = {}
+    for uid in state.pending[0]["units"]:
+        by_hex.setdefault(state.units[uid].where, []).append(uid)
+    out = []
+    for hex, units in sorted(by_hex.items()):
+        foes = optional.exploit_targets(state, hex)
+        groups = ([g for n in range(len(units), 0, -1) for g in combinations(sorted(units), n)] if len(units) <= 4
+                  else [tuple(sorted(units)), *((u,) for u in sorted(units))])
+        for k in range(1, len(foes) + 1):
+            for hexes in combinations(foes, k):
+                out.extend({"hexes": list(hexes), "units": list(g)} for g in groups)
     return out
 
 
