@@ -250,3 +250,28 @@ def test_25_1_the_list_offers_every_exploitation_attack_of_any_units_of_a_stack_
     assert {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "exploit"} == every
     old = {o["order"] for o in GAME.legal_orders(played_under(state, "19"), "allied") if o["action"] == "exploit"}
     assert len(old) == 2 and old < every  # ruling F161: as played
+
+
+def test_25_3_25_7_25_8_the_list_offers_every_airlift_and_every_special_landing_hex_f162():
+    from app.rules.formosa.optional import landing_hexes
+
+    fields = [str(h) for h in sorted(D.airfields()) if D.is_land(h)][:2]
+    state = given(step="allied-movement", units={"us-eng-1": fields[0], "us-eng-2": fields[1],
+                                                  "us-7-17": "allied-staging", "us-7-32": "allied-staging"},
+                  air={"air-supply": 1})
+    state = state.with_units(*(replace(state.units[e], base=True) for e in ("us-eng-1", "us-eng-2")))
+    state = replace(state, data=GAME.data({"optional": ["25.3"]}))
+    every = {f"airlift {u} to {f}" for u in ("us-7-17", "us-7-32") for f in fields}  # 25.3: any unit, any airbase
+    assert all(_accepted(state, "allied", t) for t in every)
+    assert {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "airlift"} == every
+    assert len({o["order"] for o in GAME.legal_orders(played_under(state, "19"), "allied")
+                if o["action"] == "airlift"}) == 1  # ruling F162: as played
+    japanese = given(step="japanese-movement", units={"jp-marine": "japanese-reinforcements",
+                                                      "jp-raiders": "japanese-reinforcements",
+                                                      "us-27-105": ring("rough")[0]},
+                     special_ready=("jp-marine", "jp-raiders"))
+    japanese = replace(japanese, data=GAME.data({"optional": ["25.7", "25.8"]}))
+    lands = {o["order"] for o in legal.naming(GAME, japanese, "japanese", "jp-marine") if o["action"] == "land"}
+    assert lands == {f"land {h} with jp-marine" for h in landing_hexes(japanese, "25.7")} and len(lands) > 3
+    raids = {o["order"] for o in GAME.legal_orders(japanese, "japanese") if o["action"] == "raid"}
+    assert raids == {f"raid {h}" for h in landing_hexes(japanese, "25.8")} and len(raids) > 3

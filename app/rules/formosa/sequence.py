@@ -792,6 +792,8 @@ def more_orders(state: State, side: str):
         yield from _every_move(state, side)
         if side == "japanese" and state.since(20):
             yield from _every_japanese_reveal(state)
+        if state.since(20):
+            yield from _every_special(state, side)
     elif state.step == "recon-reveal" and state.since(19):
         yield from _every_reveal(state)
     elif state.step in (f"{side}-combat", "invasion") and state.since(19):
@@ -873,6 +875,22 @@ def _every_attack(state: State, side: str) -> list[dict]:
                 for group in groups:
                     out.append({"hexes": list(hexes), "units": sorted(i for s in group for i in stacks[s])})
     return out
+
+
+def _every_special(state: State, side: str):
+    """Ruling F162 (rules version 20): each unit the air supply marker may fly to each functional airbase (25.3),
+    and the Marine Brigade's landing (25.7) and the Airborne Raiders' drop (25.8) on every hex they may take, where
+    the candidates name the first unit to the first airbase and a spread of three hexes."""
+    if side == "allied" and optional.chosen(state, "25.3") and state.air.get("air-supply", 0) >= 1:
+        bases = optional.functional_airbases(state)
+        for u in state.in_display("allied-staging") if bases else ():
+            if state.spec(u.id).type in optional.AIRLIFT_TYPES:
+                yield from (Candidate("airlift", (u.id,), text=f"airlift {u.id} to {b}") for b in bases)
+    if side == "japanese":
+        for rule, verb in (("25.7", "land {} with jp-marine"), ("25.8", "raid {}")):
+            if optional.chosen(state, rule):
+                for h in optional.landing_hexes(state, rule):
+                    yield Candidate(verb.split()[0], (h,), text=verb.format(h))
 
 
 def _every_exploit(state: State) -> list[dict]:

@@ -114,7 +114,8 @@ OUT = "out"
 #    pick of a set-up group (3.0), every recruit, every number of points or markers bought (7.3, also in the
 #    Recruit Phase) and every unit to place; the lists change, so a game created under 1-19 is listed and decided
 #    as played; ruling F160: Japanese naval gunfire is refused naming 17.0 (with ruling F18), not the ruling alone;
-#    ruling F161: every exploitation attack (25.1): any units of a stack of the force on any of its enemy hexes
+#    ruling F161: every exploitation attack (25.1): any units of a stack of the force on any of its enemy hexes;
+#    ruling F162: every airlift (25.3) and every hex of the Marine Brigade's and the Raiders' landings (25.7, 25.8)
 RULES_VERSION = 20
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
