@@ -81,7 +81,8 @@ def test_ratings_put_the_best_first_the_unrated_last_and_keep_the_listed_order_a
 
 def test_greedy_buys_first_a_kind_of_marker_the_side_lacks():
     start = FORMOSA.initial_state("1", {})
-    state = replace(start, step="recruit-allied", turn=3, lp={"allied": 5, "japanese": 0}, markers={"amphibious": 2})
+    state = replace(start, step="recruit-allied", turn=3, lp={"allied": 5, "japanese": 0}, markers={"amphibious": 2},
+                    rules_version=19)  # Formosa rules 20 (ruling F159) lists each number of each kind too
     listed = FORMOSA.legal_orders(state, "allied")
     rated = {text: (score, reason) for score, text, reason in practice.ratings(FORMOSA, state, "allied", listed)}
     assert rated["buy 1 drop-zone"] == (11, {"case": CASE, "rule": "decision",
