@@ -954,15 +954,15 @@ def _every_defence(state: State, side: str):
 def _every_japanese_reveal(state: State):
     """Ruling F156 (rules version 20): 11.2's voluntary reveal of each concealed Japanese unit on the map, alone
     (a deception unit too: it is then removed, 11.1), and of each concealed stack whole, where the candidates name
-    the first unit only."""
+    the first unit only; under one subject, so they never crowd out the units' moves of a full list."""
     stacks: dict[str, list[str]] = {}
-    for u in state.on_map("japanese"):
-        if u.concealed:
+    for u in state.on_map("japanese"):  # one subject for all: the list's first pass names one reveal, as before,
+        if u.concealed:                 # and the rest fill its rounds; a unit's orders name its own (`naming`)
             stacks.setdefault(u.where, []).append(u.id)
-            yield Candidate("reveal", (u.id,), text=f"reveal {u.id}")
+            yield Candidate("reveal", (), text=f"reveal {u.id}")
     for ids in stacks.values():
         if len(ids) > 1:
-            yield Candidate("reveal", tuple(sorted(ids)), text=f"reveal {' '.join(sorted(ids))}")
+            yield Candidate("reveal", (), text=f"reveal {' '.join(sorted(ids))}")
 
 
 def _every_transfer(state: State):
