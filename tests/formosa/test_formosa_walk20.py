@@ -215,11 +215,11 @@ def test_3_0_7_3_24_1_the_set_up_list_offers_every_pick_recruit_purchase_and_uni
     assert "recruit jp-guard-6" in listed and _accepted(state, "japanese", "recruit jp-guard-6")
     old = {o["order"] for o in GAME.legal_orders(played_under(state, "19"), "japanese")}
     assert not pairs <= old and {o.split()[1] for o in old if o.startswith("place ")} < placed  # F159: as played
+    # the Allied list names every unit it may choose or recruit, and still every kind of purchase (7.3)
     allied = replace(state, step="setup-allied", to_place=())
-    buys = {o["order"] for word in ("gunfire", "amphibious") for o in legal.naming(GAME, allied, "allied", word)}
-    assert {"buy 2 gunfire", "buy 3 amphibious"} <= buys and _accepted(allied, "allied", "buy 3 amphibious")
-    assert "buy 2 gunfire" not in {o["order"] for o in legal.naming(GAME, played_under(allied, "19"), "allied",
-                                                                     "gunfire")}
+    listed = {o["order"] for o in GAME.legal_orders(allied, "allied")}
+    assert {"buy 1 amphibious", "buy 1 drop-zone", "buy 1 gunfire", "buy 1 tac"} <= listed
+    assert _accepted(allied, "allied", "buy 3 amphibious")  # several at once, typed; listed one at a time
 
 
 def test_17_0_japanese_gunfire_is_refused_naming_17_0_f160():

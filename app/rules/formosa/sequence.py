@@ -1009,12 +1009,13 @@ def _every_recruit(state: State, side: str):
 
 
 def _every_buy(state: State, side: str):
-    """Ruling F159 (rules version 20): each number of points or markers of each kind the counter mix still holds
-    (7.3, 8.2, 8.4: `buy N WORD`, ten at most a kind), where the candidates name one (two kamikaze points); each
-    kind its own subject, so the list names every kind the side may buy, however many units it names."""
+    """Ruling F159 (rules version 20): the purchase of each kind of points or markers (7.3) under a subject of its
+    own, so a list that names every unit (the set-up's) still names every kind the side may buy. Several of a kind
+    are bought one order at a time (no die, nothing between two purchases), so `buy N` stays typed only: listing
+    each number skewed the automated seats toward the kinds with the most counters (ten `buy N tac` to one
+    `buy 1 amphibious`)."""
     for kind in BUYABLE[side]:
-        for n in range(1, min(_counter_limit(state, side, kind) - _held(state, side, kind), 10) + 1):
-            yield Candidate("buy", (kind,), text=f"buy {n} {kind}")  # each kind in the list's first pass
+        yield Candidate("buy", (kind,), text=f"buy {2 if kind == 'kamikaze' else 1} {kind}")
 
 
 CHOICES = 30  # ruling F159: the most picks of one set-up group the list tries
@@ -1023,7 +1024,7 @@ CHOICES = 30  # ruling F159: the most picks of one set-up group the list tries
 def _every_setup(state: State, side: str):
     """Ruling F159 (rules version 20): at set-up (3.0, 24.1), every pick of each set-up group still open (each
     unit alone, and every set of up to the units left to choose while there are at most CHOICES of them), each
-    unit the set-up LP may recruit, each number of points and markers (`_every_buy`), and each Japanese unit still
+    unit the set-up LP may recruit, each kind of points and markers (`_every_buy`), and each Japanese unit still
     to place on its default hex (ruling F32), where the candidates name the first pick, the first unit of each
     type and the first three units to place."""
     for _, g, left in _open_groups(state, side):

@@ -111,7 +111,7 @@ OUT = "out"
 #    concealed unit and each concealed stack (11.2); ruling F157: every attack the units may declare (15.0, 15.1):
 #    each set of enemy hexes next to a stack, by every set of the stacks next to them; ruling F158: every split
 #    of an air superiority loss (16.2, CF-11) and of the kamikaze hits (16.6); ruling F159: at set-up every
-#    pick of a set-up group (3.0), every recruit, every number of points or markers bought (7.3, also in the
+#    pick of a set-up group (3.0), every recruit, every kind of points or markers bought (7.3, also in the
 #    Recruit Phase) and every unit to place; the lists change, so a game created under 1-19 is listed and decided
 #    as played; ruling F160: Japanese naval gunfire is refused naming 17.0 (with ruling F18), not the ruling alone;
 #    ruling F161: every exploitation attack (25.1): any units of a stack of the force on any of its enemy hexes;
