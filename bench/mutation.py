@@ -906,8 +906,10 @@ def _untraced_stages(package: str, own_only: bool = False) -> list[list[str]]:
     selection, each module fastest first by tests/durations.tsv (no trace: every test of the selection may be the
     one that notices)."""
     selection = _mutmut_config()["pytest_add_cli_args_test_selection"]
-    modules = sorted({str(p.relative_to(ROOT)) for entry in selection for p in
-                      ([ROOT / entry] if entry.endswith(".py") else sorted((ROOT / entry).rglob("test_*.py")))})
+    copy = ROOT / "mutants"  # the tests run there: a module added since the run began is not (yet) copied
+    modules = sorted({str(p.relative_to(copy)) for entry in selection for p in
+                      ([copy / entry] if entry.endswith(".py") else sorted((copy / entry).rglob("test_*.py")))
+                      if p.exists()})
     own_prefixes = OWN_TESTS.get(package, (f"tests/{package}/",))
     seconds = _module_seconds()
     by_time = sorted(modules, key=lambda m: (seconds.get(m, 0.0), m))
