@@ -1,0 +1,21 @@
+"""Formosa mutation survivors of session part 15 (docs/mutation-survivors.md, part 15), each killed by what a player
+reads: the dice list's line for a combat die."""
+from __future__ import annotations
+
+from formosa_given import documented_position, given, of, when
+from formosa_map import ring
+
+from app.events.core import DieRolled
+from app.rules.formosa import GAME
+
+X, AROUND = ring("open")
+
+
+def test_15_2_the_combat_die_of_an_attack_is_listed_as_an_attack_and_a_counterattack_s_as_a_counterattack():
+    """`combat.resolve` 57: every combat die was listed "counterattack on" (the dice list, the verification page)."""
+    attack = given(units={"us-7-17": AROUND[0], "us-7-32": AROUND[3], "jp-9-7": X})
+    [die] = of(when(attack, "allied", f"attack {X} with us-7-17 us-7-32", [4]), DieRolled)
+    assert die.purpose == f"combat: allied attack on {X}"
+    owed = GAME.initial_state("1", {"position": documented_position(1)})  # the Japanese owe the CA on 1012
+    [die] = of(when(owed, "japanese", "counterattack 1012", [5]), DieRolled)
+    assert die.purpose == "combat: japanese counterattack on 1012"
