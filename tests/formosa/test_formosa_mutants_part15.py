@@ -1,12 +1,13 @@
 """Formosa mutation survivors of session part 15 (docs/mutation-survivors.md, part 15), each killed by what a player
-reads: the dice list's line for a combat die."""
+reads: the dice list's line for a combat die, the history's line for an assault."""
 from __future__ import annotations
 
-from formosa_given import documented_position, given, of, when
-from formosa_map import ring
+from formosa_given import documented_position, given, of, play, when
+from formosa_map import ring, shore
 
 from app.events.core import DieRolled
 from app.rules.formosa import GAME
+from app.rules.formosa.events import CombatResolved
 
 X, AROUND = ring("open")
 
@@ -19,3 +20,15 @@ def test_15_2_the_combat_die_of_an_attack_is_listed_as_an_attack_and_a_counterat
     owed = GAME.initial_state("1", {"position": documented_position(1)})  # the Japanese owe the CA on 1012
     [die] = of(when(owed, "japanese", "counterattack 1012", [5]), DieRolled)
     assert die.purpose == "combat: japanese counterattack on 1012"
+
+
+def test_10_2_2_the_history_line_of_an_assault_from_the_sea_says_assault():
+    """`events.CombatResolved.describe` 21: an assault's history line read "ASSAULT ON" (the game's history, the
+    replay). The ranger at sea off the beach assaults the division in it: 2 against 4, die 4, AR."""
+    beach, (sea, _) = shore(2)
+    state = given(step="invasion", turn=1, units={"us-rgr-2": "allied-staging", "jp-9-7": beach},
+                  markers={"amphibious": 1})
+    state = play(state, "allied", f"land {sea} with us-rgr-2")
+    [fight] = of(when(state, "allied", f"assault {beach}", [4]), CombatResolved)
+    assert fight.describe() == (f"allied assault on {beach}: 2 against 4 = 50%, no shifts: column 50-99%, die 4: "
+                                "AR (Formosa 15.2)")
