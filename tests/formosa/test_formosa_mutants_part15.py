@@ -1,8 +1,10 @@
 """Formosa mutation survivors of session part 15 (docs/mutation-survivors.md, part 15), each killed by what a player
-reads: the dice list's line for a combat die, the history's line for an assault."""
+reads: the dice list's line for a combat die, the history's line for an assault, a refusal read whole."""
 from __future__ import annotations
 
-from formosa_given import documented_position, given, of, play, when
+from dataclasses import replace
+
+from formosa_given import documented_position, given, of, play, refused, when
 from formosa_map import ring, shore
 
 from app.events.core import DieRolled
@@ -32,3 +34,13 @@ def test_10_2_2_the_history_line_of_an_assault_from_the_sea_says_assault():
     [fight] = of(when(state, "allied", f"assault {beach}", [4]), CombatResolved)
     assert fight.describe() == (f"allied assault on {beach}: 2 against 4 = 50%, no shifts: column 50-99%, die 4: "
                                 "AR (Formosa 15.2)")
+
+
+def test_25_7_the_marine_brigade_refused_a_hex_neither_port_nor_beach_is_told_why():
+    """`optional.special_landing` 68: the refusal of a landing on an open hex gave no reason ("Formosa 25.7: None")."""
+    rough, _ = ring("rough")
+    state = given(step="japanese-movement", units={"jp-marine": "japanese-reinforcements", "us-27-105": rough},
+                  special_ready=("jp-marine",))
+    state = replace(state, data=GAME.data({"optional": ["25.7"]}))
+    assert refused(state, "japanese", f"land {X} with jp-marine", "Formosa 25.7") == (
+        f"Formosa 25.7: {X} is neither a port nor a beach hex (ruling F12)")
