@@ -1,13 +1,15 @@
 """Formosa mutation survivors of session part 15 (docs/mutation-survivors.md, part 15), each killed by what a player
-reads: the dice list's line for a combat die, the history's line for an assault, a refusal read whole."""
+reads: the dice list's line for a combat die, the history's line for an assault, a refusal read whole, a unit's
+orders."""
 from __future__ import annotations
 
 from dataclasses import replace
 
 from formosa_given import documented_position, given, of, play, refused, when
-from formosa_map import ring, shore
+from formosa_map import D, ring, shore
 
 from app.events.core import DieRolled
+from app.rules import legal
 from app.rules.formosa import GAME
 from app.rules.formosa.events import CombatResolved
 
@@ -44,3 +46,14 @@ def test_25_7_the_marine_brigade_refused_a_hex_neither_port_nor_beach_is_told_wh
     state = replace(state, data=GAME.data({"optional": ["25.7"]}))
     assert refused(state, "japanese", f"land {X} with jp-marine", "Formosa 25.7") == (
         f"Formosa 25.7: {X} is neither a port nor a beach hex (ruling F12)")
+
+
+def test_21_0_a_unit_past_the_first_four_on_the_map_is_offered_a_transfer_to_a_fallen_amoy():
+    """`sequence._every_transfer` 11: once Amoy has fallen (9.0, ruling F108) every Allied unit in a coastal hex may
+    go there by sea; the random player's few candidates name the first four units on the map, and the orders for a
+    fifth (`orders for UNIT`, the play page's ?naming=, ruling F125) lacked it."""
+    first, second = sorted(str(h) for h in D.ports() if D.is_land(h))[:2]
+    five = {"us-7-17": first, "us-7-32": first, "us-7-184": first, "us-27-105": second, "us-27-106": second}
+    state = GAME.initial_state("1", {"position": {"turn": 3, "phase": "naval-transfer", "units": five,
+                                                  "amoy_turn": 2}})
+    assert "transfer us-7-32 to amoy" in [o["order"] for o in legal.naming(GAME, state, "allied", "us-7-32")]
