@@ -57,3 +57,10 @@ def test_21_0_a_unit_past_the_first_four_on_the_map_is_offered_a_transfer_to_a_f
     state = GAME.initial_state("1", {"position": {"turn": 3, "phase": "naval-transfer", "units": five,
                                                   "amoy_turn": 2}})
     assert "transfer us-7-32 to amoy" in [o["order"] for o in legal.naming(GAME, state, "allied", "us-7-32")]
+
+
+def test_8_0_recruiting_the_other_side_s_unit_is_refused_naming_8_0():
+    """`sequence.recruit` 37: the refusal named the case "FORMOSA 8.0"."""
+    state = given(step="recruit-allied", turn=3, units={"jp-9-7": "japanese-reinforcements"},
+                  lp={"allied": 5, "japanese": 0})
+    assert refused(state, "allied", "recruit jp-9-7", "Formosa 8.0") == "Formosa 8.0: jp-9-7 is not an Allied unit"
