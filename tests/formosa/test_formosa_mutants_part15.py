@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from formosa_given import documented_position, given, of, play, refused, when
 from formosa_map import D, ring, shore
 
 from app.events.core import DieRolled
 from app.rules import legal
-from app.rules.formosa import GAME
+from app.rules.errors import IllegalOrder
+from app.rules.formosa import GAME, strategic
 from app.rules.formosa.events import CombatResolved
 
 X, AROUND = ring("open")
@@ -64,3 +66,12 @@ def test_8_0_recruiting_the_other_side_s_unit_is_refused_naming_8_0():
     state = given(step="recruit-allied", turn=3, units={"jp-9-7": "japanese-reinforcements"},
                   lp={"allied": 5, "japanese": 0})
     assert refused(state, "allied", "recruit jp-9-7", "Formosa 8.0") == "Formosa 8.0: jp-9-7 is not an Allied unit"
+
+
+def test_7_3_a_price_asked_of_a_chart_without_the_item_is_refused_naming_7_3():
+    """`strategic.recruit_cost` 59: the refusal for an item the side's LP Expenditure Chart lacks raised TypeError
+    (`C - "7.3"`). No order reaches it today (`buy` takes only BUYABLE words, `recruit` only the side's units): the
+    price function's own contract, which the strong opponent's `searched` reads too."""
+    with pytest.raises(IllegalOrder) as err:
+        strategic.recruit_cost(GAME.data({}), "japanese", "gunfire", scenario=1, setup=False)
+    assert str(err.value) == "Formosa 7.3: the japanese LP Expenditure Chart has no 'gunfire'"
