@@ -75,3 +75,12 @@ def test_7_3_a_price_asked_of_a_chart_without_the_item_is_refused_naming_7_3():
     with pytest.raises(IllegalOrder) as err:
         strategic.recruit_cost(GAME.data({}), "japanese", "gunfire", scenario=1, setup=False)
     assert str(err.value) == "Formosa 7.3: the japanese LP Expenditure Chart has no 'gunfire'"
+
+
+def test_the_state_s_unit_gives_its_strength_as_every_game_s_view_does():
+    """`view._unit` 22: the key `strength` (every game's view gives each unit its strength: the API's state, an
+    analysis board's unit fields, the counters drawn from a view that prints no factors) was misspelt."""
+    state = given(units={"us-7-17": X, "jp-9-7": AROUND[0]})
+    units = {u["id"]: u for u in GAME.view(state, "allied")["units"]}
+    assert units["us-7-17"]["strength"] == units["us-7-17"]["cf"] == int(units["us-7-17"]["factors"].split("-")[0])
+    assert units["jp-9-7"]["strength"] == units["jp-9-7"]["cf"]  # revealed (formosa_given reveals them)
