@@ -10,6 +10,8 @@ read from /proc once it has sent what the burst queued.
     python bench/submit_cpu.py --submit-floor [--requests 200]: the submit beside the same order on a plain route
     python bench/submit_cpu.py --submit-floor --read-floor: both, one after the other, in one run
     python bench/submit_cpu.py --kept-state [--requests 200]: an order decided on the kept state against on a load
+    python bench/submit_cpu.py --overlap [CLIENTS] [--requests 100] [--device-us 220]: the answer made while the
+        fsync runs, or after it (--device-us: a modelled disk, the database in memory)
 
 Issue 15's submit rows (bench/table.py) are wall-clock ratios; this says what is left inside them. No test runs it.
 """
@@ -128,11 +130,13 @@ def breakdown(count: int) -> None:
         (seat_tables.SeatTables, "mark_seen", "        read mark (UPDATE)"),
         (sqlite.GroupCommit, "_close", "        COMMIT"),
         (sqlite.SqliteDatabase, "_sync", "        fsync (kernel CPU)"),
+        (sqlite.GroupCommit, "sync_soon", "        fsync begun on the syncing thread (its wait)"),
         (projection, "remember", "        state cache put"),
         (orders.Orders, "_answer_automated", "      automated seats (none here)"),
         (writes.Writes, "_run_after", "      after the write (the sender's kick)"),
         (history, "lines", "      answer: event lines"),
         (receipts.Receipts, "stamp", "      answer: receipt (Ed25519)"),
+        (sqlite.SqliteDatabase, "_settle", "      the answer waits for the disk (fsync's end)"),
         (reads.Reads, "view_now", "    the read's view (head check, kept rendering)"),
         (routes, "conditional", "    the read's answer (ETag, 200 or 304)"),
         (app, "finalize_request", "  after-request hooks"),
@@ -377,6 +381,104 @@ def kept_state(count: int, rounds: int = 9) -> None:
           f"(lowest {differences[0]:.1f}, highest {differences[-1]:.1f})")
 
 
+def overlap(count: int, rounds: int = 7, clients: int = 1, device_us: int | None = None) -> None:
+    """An order's answer made while its fsync runs (app/service/writes.py `Writes.answering`) against the same order
+    answered only once its fsync has ended (`answering` made a plain `group`: the path before it), through waitress
+    on 127.0.0.1 with `clients` clients, the commits waiting for the disk as `serve`'s do (the turn emails left
+    queued: the sender's CPU is not this one's), in one process alternated with the bare endpoint in rounds of
+    `count` requests a client: wall time a request (its median) and the rate, each beside the bare endpoint's of
+    the same round. The pairs share the machine's load minute by minute, which a main-against-branch run cannot.
+    `device_us`: the database on /dev/shm (memory: its fsync waits for nothing) and each fsync followed by a sleep
+    of that many microseconds, a disk whose every fsync waits that long (a quiet machine's: 130 us, docs/
+    benchmarks.md part 7), so a busy shared disk's swings (2-12 ms here) do not drown what is measured."""
+    from waitress import create_server
+
+    from app.events.sqlite import GroupCommit
+    from app.service import writes
+    from bench.writers import together
+
+    GroupCommit.to_disk = True
+    answering = getattr(writes.Writes, "answering", None)
+    if answering is None:
+        print("\nthis code answers every order after its fsync (no Writes.answering): nothing to compare")
+        return
+    folder = None
+    if device_us is not None:
+        folder = "/dev/shm"
+        real_fdatasync = os.fdatasync
+
+        def device(fd: int) -> None:
+            real_fdatasync(fd)
+            time.sleep(device_us / 1e6)
+
+        os.fdatasync = device
+    app = app_for(tempfile.mkdtemp(prefix="hexledger-bench-", dir=folder), "background")
+    app.extensions["hexledger_sender"].stop()
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    threading.Thread(target=server.run, daemon=True).start()
+    pools = [games_for(app.test_client(), count * (2 * rounds + 1)) for _ in range(clients)]
+    given = [0] * clients
+
+    def run(ask) -> tuple[float, float]:
+        """(requests a second, median seconds a request) of `count` requests from each client."""
+        waits: list[float] = []
+
+        def client(n: int, barrier) -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=30)
+            barrier.wait()
+            for _ in range(count):
+                method, path, body, headers = ask(n)
+                started = time.perf_counter()
+                conn.request(method, path, body=body, headers=headers)
+                response = conn.getresponse()
+                response.read()
+                waits.append(time.perf_counter() - started)
+                assert response.status in (200, 201), response.status
+            conn.close()
+
+        took = together(client, clients)
+        return clients * count / took, sorted(waits)[len(waits) // 2]
+
+    def submit(n: int):
+        path, headers = order(pools[n], given[n])
+        given[n] += 1
+        return "POST", path, json.dumps({"order": "end"}), headers
+
+    def bare(n: int):
+        return "GET", "/bench/bare", None, {}
+
+    def plain_group(self):
+        return self.group()
+
+    after, before = "answered while its fsync runs", "answered after its fsync (before)"
+    asks = {after: (answering, submit), before: (plain_group, submit), "the bare endpoint": (answering, bare)}
+    run(submit)  # warm up
+    rates: dict[str, list[float]] = {label: [] for label in asks}
+    waits: dict[str, list[float]] = {label: [] for label in asks}
+    try:
+        for _ in range(rounds):
+            for label, (how, ask) in asks.items():
+                writes.Writes.answering = how
+                rate, wait = run(ask)
+                rates[label].append(rate)
+                waits[label].append(wait)
+    finally:
+        writes.Writes.answering = answering
+        server.close()
+    bare_rates = rates["the bare endpoint"]
+    disk = "this machine's disk" if device_us is None else f"a disk whose fsync waits {device_us} us"
+    print(f"\nthe order's answer and its fsync, {clients} client(s), {disk}, {count} requests each a round, median "
+          f"of {rounds} rounds (load average {os.getloadavg()[0]:.1f}): wall ms a request, rate, rate beside the "
+          "bare endpoint's of the same round")
+    for label in asks:
+        ratios = sorted(r / b for r, b in zip(rates[label], bare_rates, strict=True))
+        print(f"{label:52} {sorted(waits[label])[rounds // 2] * 1e3:6.2f} ms  {sorted(rates[label])[rounds // 2]:7.1f}"
+              f" req/s  {ratios[rounds // 2]:5.2f}x ({ratios[0]:.2f}-{ratios[-1]:.2f})")
+    differences = sorted(b - a for a, b in zip(waits[after], waits[before], strict=True))
+    print(f"{'before minus after, median wait, round by round':52} {differences[rounds // 2] * 1e3:6.2f} ms "
+          f"(lowest {differences[0] * 1e3:.2f}, highest {differences[-1] * 1e3:.2f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=480)
@@ -385,9 +487,16 @@ def main() -> None:
                         help="only the state read against plain routes doing part of its work (`read_floor`)")
     parser.add_argument("--kept-state", action="store_true",
                         help="only the order decided on the kept state against one on a load (`kept_state`)")
+    parser.add_argument("--overlap", type=int, nargs="?", const=1, default=0, metavar="CLIENTS",
+                        help="only the answer made during the fsync against after it, through waitress (`overlap`)")
+    parser.add_argument("--device-us", type=int, default=None,
+                        help="with --overlap: the database in memory, each fsync followed by this long a wait")
     parser.add_argument("--submit-floor", action="store_true",
                         help="only the order submit against the same order on a plain route (`submit_floor`)")
     args = parser.parse_args()
+    if args.overlap:
+        overlap(args.requests, clients=args.overlap, device_us=args.device_us)
+        return
     if args.kept_state:
         kept_state(args.requests)
     if args.submit_floor:

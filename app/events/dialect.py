@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 
 from app.events.envelope import StoredEvent
 
@@ -67,6 +67,7 @@ class Database(ABC):
         self.seeds: dict[str, str] = {}  # games' dice seeds as committed (StreamTables.dice_seed)
         self._depth = 0
         self._durable = False
+        self._later = 0  # inside `disk_later`: commits wait for the disk only when it ends
         self._new_heads: dict[str, tuple[int, str]] = {}  # this transaction's appends, kept once it commits
         self._new_marks: dict[tuple[str, str, str], int] = {}  # this transaction's seat marks, kept once it commits
 
@@ -144,6 +145,9 @@ class Database(ABC):
         """The StoreUnavailable for a driver's refusal that ended a transaction, if it is one."""
         return None
 
+    def _settle(self) -> None:  # noqa: B027 - a hook: SQLite waits here for the fsyncs `disk_later` put off
+        """Return once every transaction committed inside `disk_later` is on disk."""
+
     def commit_mark(self) -> bytes | None:
         """A value that changes with every transaction committed to the database, by any connection of any
         process, read without a statement (no lock, no call into the driver); None where the dialect has none or
@@ -162,6 +166,22 @@ class Database(ABC):
         commit returns once on disk unless every part of the transaction was begun with durable=False (the
         outbox's bookkeeping: docs/core.md)."""
         return Transaction(self, durable)
+
+    @contextmanager
+    def disk_later(self) -> Iterator[None]:
+        """Writes whose answer is built while the disk takes them: inside, a durable transaction returns once
+        committed, its fsync begun at once where the dialect can run it beside this thread (SQLite's group commit:
+        its syncing thread); leaving, this returns only once every transaction committed inside is on disk, and
+        raises if one could not be put there. Nothing built inside may leave the process before then (an answer,
+        an email): what it tells of is committed but not yet durable. PostgreSQL's commits are on disk as they
+        return: nothing is put off."""
+        self._later += 1
+        try:
+            yield
+        finally:
+            self._later -= 1
+            if not self._later:
+                self._settle()
 
     def remember_mark(self, key: tuple[str, str, str], seq: int) -> None:
         """The seat mark `key` is at least `seq` once what this connection wrote is committed (`marks`)."""
@@ -204,6 +224,11 @@ class Tables:
     def in_transaction(self) -> bool:
         """Inside `transaction()` (or an append): what is written now is not committed yet."""
         return self.db.in_transaction
+
+    def disk_later(self) -> AbstractContextManager:
+        """Writes that commit without waiting for the disk until this ends, which waits for all of them
+        (`Database.disk_later`): the answer to an order is built while its fsync runs."""
+        return self.db.disk_later()
 
     def commit_mark(self) -> bytes | None:
         """The database's commit mark (`Database.commit_mark`) now: what this connection reads after it, outside a

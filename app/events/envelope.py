@@ -26,6 +26,7 @@ GENESIS_HASH = "0" * 64
 
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 _STRING = json.encoder.encode_basestring  # the encoder's own quoting of a string (ensure_ascii=False): C
+json_string = _STRING  # the same, for the modules that lay canonical JSON out around values (receipts)
 # _CANONICAL's C encoder, made once (JSONEncoder.encode makes one a call), without the check for circular
 # containers (a payload is JSON data: such a value ends in RecursionError instead of ValueError)
 _C_ENCODER = json.encoder.c_make_encoder and json.encoder.c_make_encoder(

@@ -28,6 +28,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from app.events.envelope import GENESIS_HASH, StoredEvent, canonical_json, chain_hash
+from app.events.envelope import json_string as _STRING
 
 FORMAT = "hexledger-receipt/1"
 CONTEXT = b"hexledger receipt v1\n"  # signed before the statement: a receipt's signature means nothing else
@@ -118,7 +119,7 @@ class Receipt:
         return {"format": FORMAT, "game": self.game, "seq": self.seq, "hash": self.hash, "key": self.key}
 
     def message(self) -> bytes:
-        return CONTEXT + canonical_json(self.statement()).encode("utf-8")
+        return statement_message(self.game, self.seq, self.hash, self.key)
 
     def valid(self) -> bool:
         """The signature is the key's over this statement (a malformed key or signature is simply not valid)."""
@@ -183,8 +184,22 @@ class Signer:
                                        serialization.NoEncryption())
 
     def sign(self, game: str, seq: int, hash_: str) -> Receipt:
-        unsigned = Receipt(game, seq, hash_, self.public, "")
-        return Receipt(game, seq, hash_, self.public, _b64(self._key.sign(unsigned.message())))
+        return Receipt(game, seq, hash_, self.public,
+                       _b64(self._key.sign(statement_message(game, seq, hash_, self.public))))
+
+
+_OPENING = CONTEXT.decode("ascii") + '{"format":' + _STRING(FORMAT) + ',"game":'
+
+
+def statement_message(game: str, seq: int, hash_: str, key: str) -> bytes:
+    """What a receipt's signature is over: CONTEXT, then the canonical JSON of its statement {format, game, hash,
+    key, seq}, laid out here in key order around the four values as `canonical_json` writes them (issue 26: the
+    statement's dict and its encoding were made afresh for every order); values of any other type are left to
+    `canonical_json` itself."""
+    if type(game) is str and type(seq) is int and type(hash_) is str and type(key) is str:
+        return f'{_OPENING}{_STRING(game)},"hash":{_STRING(hash_)},"key":{_STRING(key)},"seq":{seq}}}'.encode()
+    return CONTEXT + canonical_json({"format": FORMAT, "game": game, "seq": seq, "hash": hash_,
+                                     "key": key}).encode("utf-8")
 
 
 def found_in(text: str) -> tuple[list[Receipt], list[str]]:

@@ -4,7 +4,9 @@ Durability: a transaction is on disk (fsynced) before it returns, so an order ac
 power cut. The WAL journal is fsynced after the commit rather than inside it (synchronous=NORMAL plus
 `GroupCommit`), which is what synchronous=FULL does, except that this process's concurrent writers share one
 transaction and one fsync instead of each committing and waiting for its own under the write lock (group
-commit: docs/architecture.md, "The write path"). Concurrency: a write transaction takes the writer lock first
+commit: docs/architecture.md, "The write path"). A writer that has an answer to make (an order's: `disk_later`) has
+its fsync begun on the group's syncing thread (`GroupCommit.sync_soon`) and waits for it only once the answer is
+made: nothing is handed on before the disk has it. Concurrency: a write transaction takes the writer lock first
 (BEGIN IMMEDIATE), so an append reads the head it checks under the lock; this process's writers take turns on
 one connection (a writer's transaction is a savepoint of the batch, taken back alone if it fails), other
 processes wait through SQLite's busy handler. A refusal outside a transaction is the raw `sqlite3.OperationalError`
@@ -18,7 +20,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 
@@ -62,6 +64,7 @@ class SqliteDatabase(Database):
         self.busy_timeout = busy_timeout
         self.group = None if path == ":memory:" else GroupCommit.of(path, busy_timeout)
         self._batch: Batch | None = None  # the group's batch this connection's transaction is a part of
+        self._owed = 0  # the latest commit `disk_later` has yet to see on disk (its place in the fsync order)
         self._own = conn
         self._migrate()
         self._index = _wal_index(path) if _in_wal_mode(conn) else None  # after a read: the connection uses it
@@ -219,10 +222,22 @@ class SqliteDatabase(Database):
 
     def _sync(self, durable: bool = True) -> None:
         batch, self._batch = self._batch, None
+        later = durable and self._later and self.group is not None  # inside `disk_later`: its end waits
         if batch is not None:
-            self.group.settled(batch, durable)
+            self.group.settled(batch, durable and not later)
+            ticket = batch.ticket
         elif durable and self.group is not None:
-            self.group.synced(self.group.ticket())
+            ticket = self.group.ticket()
+            if not later:
+                self.group.synced(ticket)
+        if later and ticket:
+            self._owed = max(self._owed, ticket)
+            self.group.sync_soon(ticket)
+
+    def _settle(self) -> None:
+        owed, self._owed = self._owed, 0
+        if owed:
+            self.group.synced(owed)
 
     def _refusal(self, exc: BaseException) -> Exception | None:
         return unavailable(exc) if isinstance(exc, sqlite3.OperationalError) else None
@@ -296,9 +311,16 @@ class GroupCommit:
     # holds it: a store dropped without close() lets its group, and the shared connection, go with it
     _all_lock = threading.Lock()
 
+    SYNCER_IDLE = 1.0  # seconds the syncing thread waits for another fsync to run before it ends
+    BEGIN_WAIT = 0.0002  # seconds a writer waits for the syncing thread to begin its fsync (then goes on without)
+
     def __init__(self, path: str, busy_timeout: float):
         self.file, self.wal, self.folder = path, path + "-wal", os.path.dirname(path) or "."
-        self.cond = threading.Condition()
+        lock = threading.RLock()
+        self.cond = threading.Condition(lock)
+        self.wake = threading.Condition(lock)  # the syncing thread's (`sync_soon`), on the same lock
+        self.began = threading.Condition()  # an fsync is about to begin (`sync_soon` waits for it): a lock of its
+        # own, so a writer timing out there never queues for the group's lock behind a thread not yet running
         self.users = 0
         self.conn: sqlite3.Connection | None = None
         self.identity: tuple[int, int] | None = None
@@ -309,6 +331,10 @@ class GroupCommit:
         self.committed = self.synced_up_to = 0
         self.syncing = False
         self.folder_synced = False
+        self.wanted = 0  # the latest commit whose fsync a writer asked to begin without waiting (`sync_soon`)
+        self.covering = self.began_up_to = 0  # the commits the running fsync covers; those of the last begun
+        self.failed: list[tuple[int, int, OSError]] = []  # fsyncs that failed: (synced before, covered, why)
+        self.syncer: threading.Thread | None = None
 
     @classmethod
     def _forked(cls) -> None:
@@ -454,33 +480,95 @@ class GroupCommit:
     def synced(self, ticket: int) -> None:
         """Wait until an fsync that began after commit `ticket` has finished, running it if none runs."""
         with self.cond:
-            while self.synced_up_to < ticket:
+            while True:
+                for low, high, exc in self.failed:  # never passed by a later success: the disk may have lost it
+                    if low < ticket <= high:
+                        raise OSError(exc.errno, f"the journal's fsync failed: {exc.strerror}")
+                if self.synced_up_to >= ticket:
+                    return
                 if self.syncing:
                     self.cond.wait()
                     continue
-                self.syncing, covered, done = True, self.committed, False
-                self.cond.release()
-                try:
-                    self._fsync()
-                    done = True
-                finally:
-                    self.cond.acquire()
-                    self.syncing = False
-                    if done:
-                        self.synced_up_to = max(self.synced_up_to, covered)
-                    self.cond.notify_all()
+                self._run_fsync()
 
-    def _fsync(self) -> None:
+    def _run_fsync(self) -> None:
+        """An fsync of every commit made by now, the lock (held on entry) let go while it runs: the writers waiting
+        for it to begin (`sync_soon`) are told just before it does, those waiting for it when it has ended."""
+        self.syncing, self.covering = True, self.committed
+        covered, before, error, done = self.covering, self.synced_up_to, None, False
+        self.cond.release()
+        try:
+            self._fsync(covered)
+            done = True
+        except OSError as exc:  # every commit it covered is told, whoever waits for it (`synced`)
+            error = exc
+            raise
+        finally:
+            self.cond.acquire()
+            self.syncing = False
+            if error is not None:
+                self.failed.append((before, covered, error))
+            if done:
+                self.synced_up_to = max(self.synced_up_to, covered)
+            self.cond.notify_all()
+            self.wake.notify()
+
+    def sync_soon(self, ticket: int) -> None:
+        """Have an fsync covering commit `ticket` begin now on the group's syncing thread, and return once it has
+        begun (or one already under way will be followed by it): the writer builds its answer while the disk
+        works, then waits for the end in `synced`, which runs the fsync itself if the thread has not begun it. The
+        fsync must be under way before the writer goes on: this thread would otherwise hold the interpreter lock
+        through its answer and the syncing thread could not begin. The thread is started on demand and ends after
+        SYNCER_IDLE seconds with nothing to do."""
+        if not GroupCommit.to_disk:
+            return  # nothing to wait for: `synced` returns at once
+        with self.cond:
+            if ticket <= self.synced_up_to:
+                return
+            self.wanted = max(self.wanted, ticket)
+            if self.syncer is None or not self.syncer.is_alive():
+                self.syncer = threading.Thread(target=self._syncing, name="hexledger-fsync", daemon=True)
+                self.syncer.start()
+            elif not self.syncing:
+                self.wake.notify()
+        with self.began:
+            self.began.wait_for(lambda: self.began_up_to >= ticket or self.synced_up_to >= ticket
+                                or (self.syncing and self.covering < ticket), self.BEGIN_WAIT)
+
+    def _syncing(self) -> None:
+        """The syncing thread: an fsync whenever a commit asked for by `sync_soon` is not yet covered and none
+        runs; it ends once idle for SYNCER_IDLE seconds."""
+        me = threading.current_thread()
+        with self.cond:
+            while self.syncer is me:
+                if self.wanted > self.synced_up_to and not self.syncing:
+                    try:
+                        self._run_fsync()
+                    except OSError:  # told to the writers waiting for it (`synced`)
+                        self.wanted = self.synced_up_to
+                    continue
+                if not self.wake.wait(self.SYNCER_IDLE) and self.wanted <= self.synced_up_to:
+                    self.syncer = None
+
+    def _fsync(self, covered: int = 0) -> None:
+        """fsync the journal (and the folder, the first time), telling `sync_soon`'s waiters that the fsync of the
+        commits up to `covered` is under way once nothing is left to do before it but the call itself."""
         if not GroupCommit.to_disk:  # committed all the same: a killed process loses nothing, a power cut may
             return
         wal = self.wal if os.path.exists(self.wal) else self.file  # no WAL: a file system that refused the mode
         # the journal's data (and its size) as SQLite's own sync does it, fdatasync; the folder, once, in full:
         # it holds a new journal's name
-        for path, sync in [(wal, os.fdatasync)] + ([] if self.folder_synced else [(self.folder, os.fsync)]):
-            fd = os.open(path, os.O_RDONLY)
-            try:
+        opened: list[tuple[int, Callable[[int], None]]] = []
+        try:
+            for path, sync in [(wal, os.fdatasync)] + ([] if self.folder_synced else [(self.folder, os.fsync)]):
+                opened.append((os.open(path, os.O_RDONLY), sync))
+            with self.began:
+                self.began_up_to = max(self.began_up_to, covered)
+                self.began.notify_all()
+            for fd, sync in opened:
                 sync(fd)
-            finally:
+        finally:
+            for fd, _ in opened:
                 os.close(fd)
         self.folder_synced = True
 

@@ -111,6 +111,11 @@ def _parse(label: str | None) -> Hex | None:
         return None
 
 
+def title_markup(title: str) -> str:
+    """The title element `render_map` draws first for `title`, as it stands in the picture's text."""
+    return str(el("title", title))
+
+
 def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...] = (), title: str = "",
                legend: bool = True) -> str:
     """The SVG text of `game_map` with what `view` shows: its units, control and victory hexes. Every name in

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import threading
 from dataclasses import asdict, dataclass, field, replace
 
 from app.events.interface import EventStreams
@@ -70,6 +71,18 @@ class Replay:
     games: list = field(default_factory=list, repr=False)  # the rules' state after each event, for game_map
     retracted: frozenset[int] = frozenset()  # the events retracted by the stream's core.Retracted events
     views: bool = True  # the frames carry their views; else `view_of` makes one when asked (a kept replay)
+    # what is made from the whole replay (its analysis, its charts), kept with it: a kept replay is asked for the
+    # same analysis by analysis.json and by each chart the page then fetches at once
+    _derived: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+    _deriving: threading.RLock = field(default_factory=threading.RLock, init=False, compare=False, repr=False)
+
+    def derived(self, key: str, make):
+        """`make()` once per replay and key (the callers read it, never change it); a caller that asks while it
+        is being made waits for it rather than making it again."""
+        with self._deriving:
+            if key not in self._derived:
+                self._derived[key] = make()
+            return self._derived[key]
 
     def to_dict(self, with_views: bool = True) -> dict:
         return {"game_id": self.game_id, "rules": self.rules.name, "sides": self.sides, "viewer": self.viewer,

@@ -58,16 +58,18 @@ class Orders:
     def order(self, seat: Seat, text: str, expected_seq: int | None = None, report: bool = False) -> dict:
         """`submit`, answered as the seat sees it: the new events' lines and its view of the new position; with
         `report`, also what a turn email would tell it now (Letters.report: its turn and every order it may give,
-        or who is to act and why), its history from the order on."""
-        accepted = self.submit(seat, text, expected_seq)
-        rules = self.catalog.rules(accepted.state.meta.rules)
-        answer = {"accepted": True, "seq": accepted.state.meta.seq,
-                  "events": history.lines(rules, accepted.events, side=seat.side),
-                  "view": rules.view(accepted.state.game, seat.side),
-                  "receipt": as_dict(self.receipts.stamp(accepted.events[-1]))}
-        if report and self.report is not None:
-            answer["report"] = self.report(seat, accepted.state.meta.seq, "Orders received",
-                                           since_seq=accepted.events[0].seq).as_dict()
+        or who is to act and why), its history from the order on. The answer is made while the order's fsync runs
+        (`Writes.answering`) and returned once the order is on disk."""
+        with self.writes.answering():
+            accepted = self.submit(seat, text, expected_seq)
+            rules = self.catalog.rules(accepted.state.meta.rules)
+            answer = {"accepted": True, "seq": accepted.state.meta.seq,
+                      "events": history.lines(rules, accepted.events, side=seat.side),
+                      "view": rules.view(accepted.state.game, seat.side),
+                      "receipt": as_dict(self.receipts.stamp(accepted.events[-1]))}
+            if report and self.report is not None:
+                answer["report"] = self.report(seat, accepted.state.meta.seq, "Orders received",
+                                               since_seq=accepted.events[0].seq).as_dict()
         return answer
 
     def play(self, seat: Seat, texts: Sequence[str], expected_seq: int | None = None,

@@ -83,12 +83,15 @@ class Reads:
         another seat never gets it, and any append, by whichever process, retires it."""
         return self._kept_at_head(seat, render, lambda state: render(view_dict(self.catalog, seat, state)))
 
-    def map_now(self, seat: Seat, render: Callable[[str], T]) -> T | None:
+    def map_now(self, seat: Seat, render: Callable[[str, str], T]) -> T | None:
         """The map picture of the position at the head as `seat` sees it (`map_picture`: the turn emails' and the
-        replay viewer's renderer, from the one view), as `render` makes it (the HTTP answer), kept as `view_now`'s
+        replay viewer's renderer, from the one view), as `render(picture, shown)` makes it (the HTTP answer; `shown`:
+        the picture without its title, which names the event it was drawn after: what it shows, whose entity tag
+        holds while the seat's picture stays the same, however many events it did not show), kept as `view_now`'s
         is; None when the rules draw no map."""
         return self._kept_at_head(seat, ("map", render),
-                                  lambda state: _maybe(render, map_picture(self.catalog, seat, state)))
+                                  lambda state: _maybe(lambda drawn: render(*drawn),
+                                                       map_picture(self.catalog, seat, state)))
 
     def _kept_at_head(self, seat: Seat, what, make: Callable[[projection.GameState], T]) -> T:
         """`make(state at the head)`, kept in VIEWS per database, game, seat and `what` while the stored head is the
@@ -188,14 +191,17 @@ def view_dict(catalog: Catalog, seat: Seat, state: projection.GameState) -> dict
             "players": state.meta.players, "view": catalog.rules(state.meta.rules).view(state.game, seat.side)}
 
 
-def map_picture(catalog: Catalog, seat: Seat, state: projection.GameState) -> str | None:
-    """The map of `state` with what `seat` sees (its side's view, render.render_map); None for rules without a map."""
+def map_picture(catalog: Catalog, seat: Seat, state: projection.GameState) -> tuple[str, str] | None:
+    """The map of `state` with what `seat` sees (its side's view, render.render_map), and the same picture without
+    its title ("after event N"): what it shows, the same after every event that changes nothing `seat` sees (table
+    talk, the other side's hidden moves); None for rules without a map."""
     rules = catalog.rules(state.meta.rules)
     game_map = optional(rules, "game_map")
     if game_map is None:
         return None
-    return render.render_map(game_map(state.game), rules.view(state.game, seat.side), rules.sides,
-                             title=f"{seat.game_id} after event {state.meta.seq}, as {seat.seat}")
+    title = f"{seat.game_id} after event {state.meta.seq}, as {seat.seat}"
+    picture = render.render_map(game_map(state.game), rules.view(state.game, seat.side), rules.sides, title=title)
+    return picture, picture.replace(render.title_markup(title), "", 1)
 
 
 def _maybe(fn: Callable[[str], T], value: str | None) -> T | None:

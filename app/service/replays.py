@@ -229,14 +229,19 @@ def analysed(r: Replay) -> dict:
     """Losses per turn, victory hexes, the game's score, odds taken and die-roll luck, from what the viewer may
     see; `charts` lists the charts in the order the viewer shows them, each with its title, and why it is left out
     when it would show nothing."""
-    result = analysis.analyse(r.with_views())
+    result = dict(_analysis(r))
     result["charts"] = analysis.chart_index(result)
     return result
 
 
 def charts(r: Replay) -> dict[str, str]:
     """The analysis's charts (SVG), by name."""
-    return analysis.charts(analysis.analyse(r.with_views()))
+    return r.derived("charts", lambda: analysis.charts(_analysis(r)))
+
+
+def _analysis(r: Replay) -> dict:
+    """The analysis of `r`, made once per replay: analysis.json and each chart read the same one."""
+    return r.derived("analysis", lambda: analysis.analyse(r.with_views()))
 
 
 def chances_of_victory(r: Replay, **run) -> dict:

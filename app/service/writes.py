@@ -45,6 +45,17 @@ class Writes:
             if not self._depth:
                 self._run_after()
 
+    @contextmanager
+    def answering(self) -> Iterator[None]:
+        """A `group` of writes and the answer made from them, made while the disk takes the writes: each commit
+        inside returns without waiting for its fsync, which begins at once beside this thread (the store's
+        `disk_later`); leaving waits until every one of them is on disk, then runs what follows the writes. So the
+        answer is ready when the disk is, and nothing leaves before the writes it tells of are on disk: the caller
+        hands the answer on only once this has ended, and the reactions (turn emails) run after it."""
+        with self.group():
+            with self.store.disk_later():
+                yield
+
     def wrote(self, game_id: str) -> None:
         """A write to `game_id` that committed outside `__call__` (the automated seats, each order its own
         transaction): its reactions run at the end of the group, or now."""

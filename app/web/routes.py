@@ -74,20 +74,29 @@ def seat(game_id: str) -> Seat:
 
 class JsonBody(NamedTuple):
     data: bytes
-    etag: str  # quoted, as the ETag header carries it
+    etag: str  # as the ETag header carries it: quoted, W/ before a weak one
+    tag: str  # the same without quotes or W/: what If-None-Match is compared with
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def json_body(obj) -> JsonBody:
     """An answer's bytes as jsonify writes them, and its entity tag (a digest of exactly those bytes). Module-level:
     the service keeps what it renders per renderer (`Reads.view_now`)."""
     data = current_app.json.response(obj).get_data()
-    return JsonBody(data, f'"{hashlib.blake2b(data, digest_size=16).hexdigest()}"')
+    tag = _digest(data)
+    return JsonBody(data, f'"{tag}"', tag)
 
 
-def svg_body(svg: str) -> JsonBody:
-    """A picture's bytes and its entity tag, as `json_body` makes them for JSON (module-level, for `Reads.map_now`)."""
-    data = svg.encode("utf-8")
-    return JsonBody(data, f'"{hashlib.blake2b(data, digest_size=16).hexdigest()}"')
+def svg_body(svg: str, shown: str) -> JsonBody:
+    """A map picture's bytes and a weak entity tag made from what it shows (`shown`: the picture without its title,
+    which names the event it was drawn after; RFC 9110 8.8.1: the pictures of two events are equivalent while they
+    show the same), so a conditional GET gets 304 while the seat's picture stays the same as the game goes on.
+    Module-level, for `Reads.map_now`."""
+    tag = _digest(shown.encode("utf-8"))
+    return JsonBody(svg.encode("utf-8"), f'W/"{tag}"', tag)
 
 
 def conditional(body: JsonBody, content_type: str = "application/json") -> Response:
@@ -95,7 +104,7 @@ def conditional(body: JsonBody, content_type: str = "application/json") -> Respo
     (compared weakly, RFC 9110 13.1.2). `private, no-cache`: a browser may keep the answer but asks again each
     time; a shared cache never keeps it."""
     asked = request.environ.get("HTTP_IF_NONE_MATCH")  # request.headers' own lookup, without its key's rewriting
-    unchanged = asked is not None and parse_etags(asked).contains_weak(body.etag[1:-1])
+    unchanged = asked is not None and parse_etags(asked).contains_weak(body.tag)
     return Response(None if unchanged else body.data, status=304 if unchanged else 200,
                     headers={"ETag": body.etag, "Cache-Control": "private, no-cache"},
                     content_type=content_type)

@@ -167,8 +167,10 @@ def test_4_2_8_no_exploitation_into_a_sea_hex_holding_a_beachhead_nor_an_advance
     _, state = when(state, "retreat to w4424")
     _, state = when(state, "retreat to w4423")
     assert state.combat.exploit_distance == 2
-    # w4224 too, the hex the mech exploits from: any adjacent Land hex (4.2.8, ruling D68)
-    assert exploits(state) == {"exploit us-m w4324 w4224", "exploit us-m w4324 w4323", "exploit us-m w4324 w4424"}
+    # w4224 too, the hex the mech exploits from: any adjacent Land hex (4.2.8, ruling D68); Taihoku alone too, the
+    # army's only one (MA 1) (ruling D72)
+    assert exploits(state) == {"exploit us-m w4324 w4224", "exploit us-m w4324 w4323", "exploit us-m w4324 w4424",
+                               "exploit us-m w4324", "exploit us-a w4324"}
     assert refused(state, "exploit us-m w4324 w4325", "Dai Senso 4.2.8") == (
         "Dai Senso 4.2.8: us-m may not Exploit into w4325: it is not a Land hex")
     at_sea = [("us-a", "us-army", "w4324"), ("us-b", "us-army", "w4324"), ("us-c", "us-army", "w4324"),

@@ -260,7 +260,7 @@ def test_4_2_8_an_exploiting_unit_stops_in_the_hex_it_enters_across_an_all_sea_h
     state = start(raw_of("strait", after_the_attack))
     assert step(state) == "advance" and state.combat.exploit_distance == 3
     assert orders(state) == {"advance us-1-armd", "exploit us-1-armd w4324 w4323", "exploit us-1-armd w4324 w4424",
-                             "stop"}
+                             "exploit us-1-armd w4324", "stop"}  # Taihoku alone too (ruling D72)
     assert refused(state, "exploit us-1-armd w4324 w4323 w4322", "Dai Senso 4.2.8") == (
         "Dai Senso 4.2.8: the unit must stop in w4323")
 

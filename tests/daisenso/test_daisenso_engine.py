@@ -800,7 +800,8 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "16") == state and old.rules_version == 2
+    assert played_under(state, "17") == state and old.rules_version == 2
+    assert played_under(state, "16").rules_version == 16  # version 16 listed fewer attacks and Exploitations (D71, D72)
     assert played_under(state, "15").rules_version == 15  # version 15 compared featured hexsides only (D9)
     assert played_under(state, "14").rules_version == 14  # version 14 landed no SNLF without a Blitz marker (D70)
     assert played_under(state, "12").rules_version == 12  # version 12 kept no truce on markers, no D64 (ruling D64)
@@ -1000,7 +1001,7 @@ def test_4_1_4_an_unsupplied_airdrop_marker_goes_to_the_delay_box_and_a_supplied
 def test_4_1_2_an_hq_not_blitz_enabled_gives_no_ranged_support_to_a_blitz_attack_but_does_to_a_regular_one():
     slow_hq = scenario("strait", lambda r: [u.update(blitz=False) for u in r["unit"] if u["id"] == "us-hq-pac"])
     order = "attack w4324 with us-3-mac hq us-hq-pac"
-    assert "not Blitz-enabled" in refused(slow_hq, order, "Dai Senso 4.2.1.2")
+    assert "not Blitz-enabled" in refused(slow_hq, order, "Dai Senso 4.1.2")  # the Blitz limit (ruling D73)
     _, regular = when(slow_hq, "next")
     assert step(regular) == "regular-combat" and "4.2.3.5" in _shift_cases(regular, order)
 

@@ -51,7 +51,10 @@ def every_legal_path(state, uid: str) -> set[tuple[str, ...]]:
 
 def test_4_2_8_the_list_names_every_place_an_exploiting_unit_may_reach_three_hexes_deep():
     state = routed()
-    listed = exploits(state)
+    everyone = exploits(state)
+    listed = [o for o in everyone if o["subject"] == ["jp-t"] and len(o["order"].split()) > 3]
+    # into the defending hex alone, each (the army's MA of 1 takes it no farther) (ruling D72)
+    assert {o["order"] for o in everyone if o not in listed} == {"exploit jp-a e3410", "exploit jp-t e3410"}
     legal_paths = every_legal_path(state, "jp-t")
     assert any(len(p) == 3 for p in legal_paths)
     ends = {p[-1] for p in legal_paths}
@@ -94,9 +97,11 @@ def test_4_2_8_the_three_scenarios_exploit_two_hexes_at_most_so_version_9_lists_
         _, s = when(s, "attack e3410 with jp-t jp-a", [6])
         while step(s) == "retreat":
             s = when(s, sorted(orders(s))[0])[1]
-        assert [o["order"] for o in exploits(s)] == [
-            "exploit jp-t e3410 e3409", "exploit jp-t e3410 e3509", "exploit jp-t e3410 e3510",
-            "exploit jp-t e3410 e3411", "exploit jp-t e3410 e3310", "exploit jp-t e3410 e3309"]
+        tank = ["exploit jp-t e3410 e3409", "exploit jp-t e3410 e3509", "exploit jp-t e3410 e3510",
+                "exploit jp-t e3410 e3411", "exploit jp-t e3410 e3310", "exploit jp-t e3410 e3309"]
+        # from rules version 17 each is listed into the defending hex alone too, the army (MA 1) with it (ruling D72)
+        assert [o["order"] for o in exploits(s)] == (
+            tank if version else [tank[0], "exploit jp-a e3410", *tank[1:], "exploit jp-t e3410"])
 
 
 # -- one at a time: the rule refuses the second -------------------------------------------------------------------

@@ -61,7 +61,7 @@ def try_refused(store, game_id: str, state, side: str, rng: random.Random) -> No
 
 @pytest.mark.slow  # scenarios played to their end
 @pytest.mark.parametrize("scenario", SCENARIOS)
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1])  # one game a scenario: the CLI games below and tests/pbem play them again
 def test_random_legal_play_reaches_the_scenarios_end_and_verifies(store, scenario, seed):
     game_id = games.create_game(store, CATALOG, "daisenso", scenario)
     assert play(store, game_id, random.Random(seed)) > 0

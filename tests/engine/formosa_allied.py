@@ -15,4 +15,5 @@ def allied(step: str, lp: int, where: dict[str, str], turn: int = 3):
     for uid, place in where.items():
         units[uid] = replace(start.units[uid], where=place)
     units["jp-50-301"] = replace(start.units["jp-50-301"], where="1622", concealed=False)
-    return replace(start, step=step, turn=turn, units=units, to_place=(), lp={"allied": lp, "japanese": 0})
+    return replace(start, step=step, turn=turn, units=units, to_place=(), lp={"allied": lp, "japanese": 0},
+                   rules_version=19)  # the list these tests read: Formosa rules 20 lists more (rulings F155-F162)

@@ -68,8 +68,9 @@ def test_greedy_ships_staged_units_to_a_port_it_holds_where_edition_7_ended_the_
 
 def _snc_moving(crowd: tuple[str, ...] = ("cn-d55", "cn-d98")):
     """SNC GT 1, the Chinese First Operations Phase declared 'move', with `crowd` moved beside cn-d56 in 3711, so
-    that the brigade cn-b45 moving in too overstacks it (6.2)."""
-    state = SNC.initial_state("campaign", {})
+    that the brigade cn-b45 moving in too overstacks it (6.2). Played under SNC rules version 11, edition 8's last
+    (version 12's fuller list, E24, came with edition 11: no game plays edition 8 under it)."""
+    state = SNC.played_under(SNC.initial_state("campaign", {}), "11")
     for event in SNC.decide(state, SNC.parse("declare move move", "chinese", state),
                             SeededDice(next_index=0, seed="t", game_id="t")):
         state = SNC.evolve(state, event)

@@ -81,7 +81,8 @@ def test_ratings_put_the_best_first_the_unrated_last_and_keep_the_listed_order_a
 
 def test_greedy_buys_first_a_kind_of_marker_the_side_lacks():
     start = FORMOSA.initial_state("1", {})
-    state = replace(start, step="recruit-allied", turn=3, lp={"allied": 5, "japanese": 0}, markers={"amphibious": 2})
+    state = replace(start, step="recruit-allied", turn=3, lp={"allied": 5, "japanese": 0}, markers={"amphibious": 2},
+                    rules_version=19)  # Formosa rules 20 (ruling F159) lists each number of each kind too
     listed = FORMOSA.legal_orders(state, "allied")
     rated = {text: (score, reason) for score, text, reason in practice.ratings(FORMOSA, state, "allied", listed)}
     assert rated["buy 1 drop-zone"] == (11, {"case": CASE, "rule": "decision",
@@ -100,7 +101,8 @@ def test_greedy_made_to_attack_below_3_2_falls_back_on_a_random_legal_order_and_
     units = {uid: replace(u, where=OUT) for uid, u in start.units.items()}
     units["us-7-17"] = replace(start.units["us-7-17"], where="1012", concealed=False)
     units["jp-50-301"] = replace(start.units["jp-50-301"], where="1013", concealed=False)
-    state = replace(start, step="allied-combat", turn=2, units=units, to_place=(), lp={"allied": 0, "japanese": 0})
+    state = replace(start, step="allied-combat", turn=2, units=units, to_place=(), lp={"allied": 0, "japanese": 0},
+                    rules_version=19)  # Formosa rules 20 (ruling F155) lists the attack with its gunfire too
     assert [(o["order"], o.get("odds")) for o in FORMOSA.legal_orders(state, "allied")] == [
         ("attack 1013 with us-7-17", "100-199%")]
     for given, drawn in ((0, 3), (1, 1)):  # a seat of edition 4 (greedy before its forced attack)

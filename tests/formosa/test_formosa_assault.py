@@ -119,7 +119,7 @@ def test_17_0_gunfire_supports_an_attack_with_a_unit_in_a_coastal_hex_two_at_mos
                   "Formosa 17.0")  # no participating unit on the coast
     assert why.endswith("naval gunfire supports only a combat with an Allied unit in a coastal hex")
     jp = given(step="japanese-combat", units={"us-7-17": coast, "jp-guard-1": inland}, naval={"gunfire": 2})
-    refused(jp, "japanese", f"attack {coast} with jp-guard-1 gunfire 1", "Formosa ruling F18")
+    refused(jp, "japanese", f"attack {coast} with jp-guard-1 gunfire 1", "Formosa 17.0, ruling F18")
 
 
 def test_f85_an_assault_reveals_the_concealed_defenders_and_no_channel_names_them_before():

@@ -328,7 +328,7 @@ def test_15_4_1_17_0_the_defender_answers_with_lp_and_allied_gunfire_f18_f22():
     assert [e.amount for e in of(events, LpSpent)] == [1]
     japanese = given(units={"us-7-17": a, "jp-9-7": b}, lp={"allied": 0, "japanese": 2})
     japanese = play(japanese, "allied", f"attack {b} with us-7-17")
-    refused(japanese, "japanese", "defend gunfire 1", "Formosa ruling F18")
+    refused(japanese, "japanese", "defend gunfire 1", "Formosa 17.0, ruling F18")
     refused(japanese, "japanese", "defend lp 1", "Formosa 15.4.1, 19.5")  # no static unit to trace to
     assert of(when(japanese, "japanese", "defend", [3]), CombatResolved)
 

@@ -10,6 +10,7 @@ from tests.fuzzing import refusal
 from tests.served import Served
 
 BEACHHEADS = {"formosa": "3221", "mainland": "1922"}
+ALLIED = {"allied": ["1922"]}   # the mainland beachhead, Canton, no longer Japanese (4.4, ruling E53)
 
 
 def ichigo(store, position: dict) -> Served:
@@ -57,7 +58,7 @@ def test_5_5_an_attack_in_a_phase_declared_for_movement_is_refused_by_5_5(store)
 
 def test_10_11_no_naval_transfer_before_turn_9(store):
     us = us_ids(2)
-    game = ichigo(store, {"turn": 8, "phase": "I", "causeway": True, "beachheads": BEACHHEADS,
+    game = ichigo(store, {"turn": 8, "phase": "I", "causeway": True, "beachheads": BEACHHEADS, "control": ALLIED,
                           "units": {us[0]: "3221", us[1]: "1922", "jp-cea-110div": "2010"}})
     assert game.refused("allied", f"transfer {us[0]}") == \
         "Ichi-Go 10.11: naval transfer from Turn 9, between the two beachheads"
@@ -74,7 +75,7 @@ def test_9_7_the_chinese_reinforcements_are_rolled_and_drawn_first_and_once(stor
 
 def test_8_11_the_same_drop_on_turn_8_is_taken(store):
     us = us_ids(1)[0]
-    game = ichigo(store, {"turn": 8, "phase": "II", "causeway": True, "beachheads": BEACHHEADS,
+    game = ichigo(store, {"turn": 8, "phase": "II", "causeway": True, "beachheads": BEACHHEADS, "control": ALLIED,
                           "plans": {"us": "move-fight"}, "units": {us: "3221", "jp-cea-110div": "2010"}})
     game.do("allied", "drop 2012")
     assert game.game.units["us-11ab"].hex == "2012"
@@ -91,7 +92,7 @@ def test_10_17_a_us_strategic_move_passes_and_ends_next_to_an_empty_garrisoned_j
     # apart from the Japanese units in its city). 3219 and 3218 touch Tainan-side cities 3319 and 3119, Japanese,
     # empty and garrisoned; entering such a city stays barred (a Japanese-controlled city, 10.17; E5).
     us = us_ids(1)[0]
-    game = ichigo(store, {"turn": 8, "phase": "II", "causeway": True, "beachheads": BEACHHEADS,
+    game = ichigo(store, {"turn": 8, "phase": "II", "causeway": True, "beachheads": BEACHHEADS, "control": ALLIED,
                           "plans": {"us": "move-fight"}, "units": {us: "3221", "jp-cea-110div": "2010"}})
     assert game.refused("allied", f"move {us} to 3319 strategic").startswith("Ichi-Go 10.17: ")
     game.do("allied", f"move {us} to 3218 via 3220 3219 strategic")
@@ -100,7 +101,7 @@ def test_10_17_a_us_strategic_move_passes_and_ends_next_to_an_empty_garrisoned_j
 
 def test_10_17_a_us_stack_next_to_an_empty_garrisoned_japanese_city_may_start_a_strategic_move(store):
     us, held = us_ids(2)                                                  # `held` keeps the beachhead Allied
-    game = ichigo(store, {"turn": 8, "phase": "II", "causeway": True, "beachheads": BEACHHEADS,
+    game = ichigo(store, {"turn": 8, "phase": "II", "causeway": True, "beachheads": BEACHHEADS, "control": ALLIED,
                           "plans": {"us": "move-fight"}, "units": {us: "3219", held: "3221", "jp-cea-110div": "2010"}})
     game.do("allied", f"move {us} to 3120 strategic")
     assert game.game.units[us].hex == "3120"
@@ -118,7 +119,7 @@ def test_5_5_before_causeway_the_allied_player_declaring_the_chinese_order_is_re
 
 
 def test_5_5_after_causeway_the_japanese_player_declaring_the_chinese_order_is_refused_by_5_5(store):
-    game = ichigo(store, {"turn": 8, "phase": "VIII", "causeway": True, "beachheads": BEACHHEADS,
+    game = ichigo(store, {"turn": 8, "phase": "VIII", "causeway": True, "beachheads": BEACHHEADS, "control": ALLIED,
                           "plans": {"japanese": "move-fight", "us": "move-fight"},
                           "units": {"jp-cea-110div": "2010", "cn-reg-02": "2012", us_ids(1)[0]: "3221"}})
     assert game.refused("japanese", "declare chinese move-fight") == \

@@ -14,10 +14,11 @@ MAINLAND = "1922"   # Canton, a mainland landing port (5.3 item 12, ruling R10)
 
 
 def turn_9_us_movement(units: dict, version: str | None = None):
-    """Turn 9, the US Movement Phase (Phase II, move-fight): both beachheads ashore, Canton held by the Allies, the
-    US divisions not named still waiting to land (9.8)."""
+    """Turn 9, the US Movement Phase (Phase II, move-fight): both beachheads ashore, Canton held by the Allies (4.4),
+    the US divisions not named still waiting to land (9.8)."""
     pos = {"turn": 9, "phase": "II", "causeway": True, "plans": {"us": "move-fight"},
-           "beachheads": {"formosa": "3221", "mainland": MAINLAND}, "units": {"us-1c": "3221", **units}}
+           "beachheads": {"formosa": "3221", "mainland": MAINLAND}, "units": {"us-1c": "3221", **units},
+           "control": {"allied": [MAINLAND]}}
     return GAME.initial_state("campaign", {"position": pos}, version)
 
 

@@ -72,7 +72,8 @@ def test_on_the_last_game_turn_edition_7_attacks_the_last_japanese_unit_south_ra
     state = last_unit_south("2036", turn=10, step="combat")
     order, why = search.Search(GAME, state, "american", 40, edition=7).decide()
     assert order.startswith(f"attack {SOUTH} with"), why
-    assert why["value"] > 0.5 and "-0." in why["summary"].split("next")[1], why
+    after = why["summary"].split("next")[1]  # from rules version 10 the list holds each set of attackers (R49)
+    assert why["value"] > 0.5 and ("-0." in after or f"'attack {SOUTH} with" in after), why
 
 
 def _phases_to_reach(state, start: str, target: str, most: int = 3) -> int | None:
@@ -110,9 +111,11 @@ def test_from_edition_8_an_attack_listed_without_odds_is_searched_before_end():
     state = given(step="combat", turn=5, units={JAPANESE: SOUTH, "jp-86-1": "2440", **dict.fromkeys(AMERICANS, "2036")},
                   american_control=("2036",))
     attack = f"attack {SOUTH} with {' '.join(sorted(AMERICANS))}"
-    assert [o["order"] for o in GAME.legal_orders(state, "american")] == [attack, "end"]
+    listed = [o["order"] for o in GAME.legal_orders(state, "american")]  # from rules version 10 each set too (R49)
+    assert listed[0] == attack and "end" in listed
+    assert all(o.startswith((f"attack {SOUTH} with ", "retreat toward ")) for o in set(listed) - {"end"})
     assert search.Search(GAME, state, "american", 60, edition=7).decide()[0] == "end"
-    assert search.Search(GAME, state, "american", 60, edition=8).decide()[0] == attack
+    assert search.Search(GAME, state, "american", 60, edition=8).decide()[0].startswith(attack)
 
 
 def test_edition_8_reads_a_unit_pressed_as_more_left_to_do_than_edition_7():
@@ -143,7 +146,10 @@ def test_from_edition_9_the_attack_that_opens_the_road_to_kagoshima_reads_above_
     units = {**dict.fromkeys(AMERICANS, "1736"), "jp-206-5": "1737"}
     state = given(step="combat", turn=5, keep_setup=True, units=units, american_control=("1736",))
     road, beside = f"attack 1737 with {' '.join(sorted(AMERICANS))}", f"attack 1636 with {' '.join(sorted(AMERICANS))}"
-    assert [o["order"] for o in GAME.legal_orders(state, "american")] == [beside, road, "end"]
+    listed = [o["order"] for o in GAME.legal_orders(state, "american")]  # from rules version 10 each set too (R49)
+    assert listed[:2] == [beside, road] and "end" in listed
+    assert all(o.startswith(("attack 1636 with ", "attack 1737 with ", "retreat toward "))
+               for o in set(listed) - {"end"})
     values = {e: {o: [evaluation.value(GAME, _after(state, o, k), "american", e) for k in range(20)]
                   for o in (road, beside, "end")} for e in (8, 9)}
     mean = {e: {o: statistics.fmean(v) for o, v in values[e].items()} for e in values}
@@ -151,4 +157,4 @@ def test_from_edition_9_the_attack_that_opens_the_road_to_kagoshima_reads_above_
     assert max(mean[8].values()) - min(mean[8].values()) < 0.002
     assert mean[9][road] - max(mean[9][beside], mean[9]["end"]) > max(3 * noise, 0.005), (mean, noise)
     order, why = search.Search(GAME, state, "american", 40, edition=9).decide()
-    assert order == road and why["visits"] > 20, why
+    assert order == road and why["visits"] > 40 // 3, why  # R49's other sets of attackers share the playouts

@@ -280,7 +280,8 @@ def test_the_bounds_on_builds(tmp_path):
 
 
 def test_a_replay_is_kept_per_game_and_head_and_a_later_head_extends_it(tmp_path, monkeypatch):
-    """The same replay at the same head is built once; an order later, the fold goes on from where it was (only
+    """The same replay at the same head is built once, and analysed once for its analysis and every chart; an
+    order later, the fold goes on from where it was (only
     the new events are folded) and the frames before it stand."""
     app = served_app(str(tmp_path / "kept.sqlite3"))
     client = app.test_client()
@@ -292,8 +293,14 @@ def test_a_replay_is_kept_per_game_and_head_and_a_later_head_extends_it(tmp_path
     assert counts["builds"] == 1
     folded = counts["folds"]
     assert client.get(url, headers=bearer(tokens["red"])).json == first
-    assert client.get(f"/replay/{game_id}/analysis.json", headers=bearer(tokens["red"])).status_code == 200
-    assert counts["builds"] == 1 and counts["folds"] == folded
+    counts["views"] = 0
+    analysed = client.get(f"/replay/{game_id}/analysis.json", headers=bearer(tokens["red"]))
+    assert analysed.status_code == 200 and counts["builds"] == 1 and counts["folds"] == folded
+    # then every chart listed (drawn, or the card saying why not): all from that one analysis, each frame viewed once
+    drawn = [c["name"] for c in analysed.json["charts"]]
+    assert drawn and all(client.get(f"/replay/{game_id}/charts/{name}.svg", headers=bearer(tokens["red"]))
+                         .data.startswith(b"<svg") for name in drawn)
+    assert counts["builds"] == 1 and counts["views"] == len(first["frames"])
     assert client.post(f"/games/{game_id}/orders", json={"order": "move R2 0203"},
                        headers=bearer(tokens["red"])).status_code == 201
     counts.update(folds=0, builds=0, views=0)

@@ -26,8 +26,14 @@ def test_10_0_11_1_an_attack_is_listed_with_each_marker_allowed_and_with_all_of_
     s = position({"jp-d3-r6": "3510", "jp-d3-r18": "3510", "cn-d87": "3511"}, turn=3)
     attacks = {o["order"]: o["odds"] for o in legal.legal_orders(RULES, s, "japanese") if o["action"] == "attack"}
     base = "attack 3511 with jp-d3-r6 jp-d3-r18"
-    assert attacks == {base: "1:2", f"{base} support air": "1:1", f"{base} support artillery": "1:1",
-                       f"{base} support naval": "1:1", f"{base} support air artillery naval": "3:1"}
+    before = {base: "1:2", f"{base} support air": "1:1", f"{base} support artillery": "1:1",
+              f"{base} support naval": "1:1", f"{base} support air artillery naval": "3:1"}
+    # rules version 12 (ruling E24): any two of the three too
+    assert attacks == {**before, f"{base} support air artillery": "2:1", f"{base} support air naval": "2:1",
+                       f"{base} support artillery naval": "2:1"}
+    old = RULES.played_under(s, "11")
+    listed = legal.legal_orders(RULES, old, "japanese")
+    assert {o["order"]: o["odds"] for o in listed if o["action"] == "attack"} == before
 
 
 def test_5_1_8_2_the_same_position_lists_the_same_orders_in_the_same_order_each_time():

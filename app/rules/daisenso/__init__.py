@@ -44,7 +44,8 @@ GAME = Game(
     # the other faction's Detachment or Logistics markers (D63), an SNLF Beachhead-0 that cannot land opens no step
     # (D64); 14: no Dependent with a status of its own in a position (D67), no Exploitation Distance written where no
     # unit may advance (D69); 15: an SNLF Beachhead-0 lands without the Blitz marker (D70); 16: a plain hexside crossed
-    # makes the hexside shift none (D9)
+    # makes the hexside shift none (D9); 17: the list names every hex that may be attacked, every unit that may attack
+    # it and every HQ that may support it (D71), and the Exploitation into the defending hex alone (D72)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={
@@ -63,7 +64,7 @@ GAME = Game(
     snapshot_format=3,  # 3: a unit's steps lost that its counter shows (`Unit.lost`); older snapshots lack them
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
             "previews": view.PREVIEWS,
-            "stakes": sequence.stakes, "near_end": sequence.near_end,
+            "stakes": sequence.stakes, "near_end": sequence.near_end, "more_orders": sequence.more_orders,
             # the decisions of a combat either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"defender-hq": {"never": "support"}, "attacker-result": {}, "attacker-retreat": {},
                          "exchange": {}, "retreat": {}, "attacker-losses": {}, "defender-losses": {},

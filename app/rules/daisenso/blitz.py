@@ -33,6 +33,8 @@ def airdrop_problem(state: State, u: Unit, target: str) -> str | None:
         return f"{target} is not on the map"
     if not d.is_land(H(target)):
         return f"{target} is not a Land hex"
+    if H(u.hex).sheet != H(target).sheet:  # the sheets do not join (ruling D2): no Airdrop Path (ruling D74)
+        return f"{target} is on another map sheet than {u.hex}; an Airdrop reaches two hexes"
     distance = atlas.distance(H(u.hex), H(target))
     if distance > 2:
         return f"{target} is {distance} hexes from {u.hex}; an Airdrop reaches two"

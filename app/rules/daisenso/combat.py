@@ -113,6 +113,8 @@ def hq_in_range(state: State, hq: Unit, target: str) -> str | None:
     only across its Beachhead Hexside: into the hex it points to, or on from there to the hex beyond (ruling D37;
     rules version 2 allowed the first only). Returns why not, or None."""
     atlas = state.data.atlas
+    if H(hq.hex).sheet != H(target).sheet:  # the sheets do not join (ruling D2): no path, no distance (ruling D74)
+        return f"{hq.id} in {hq.hex} is on another map sheet than {target}; Ranged Support reaches two hexes"
     steps = atlas.neighbours(H(hq.hex))
     if not state.data.is_land(H(hq.hex)):
         steps = [n for n in steps if terrain.beachhead_side(state, hq.faction, hq.hex, str(n))]
@@ -157,6 +159,30 @@ def one_hq(d: Decision, hqs: list[str]) -> str | None:
     return hqs[0] if hqs else None
 
 
+def attacker_problem(state: State, u: Unit, target: str, blitz: bool) -> tuple[str, str] | None:
+    """Why the phasing unit ``u`` may not be one of the attacking units against ``target`` whatever the others are
+    (4.2.1, 4.2.1.1, 4.1.2; D17), as (case, reason), or None. The limits that hang on the whole force (two Minor
+    Countries, one HQ, the raw 1-3) are `declare`'s."""
+    k = state.kind(u)
+    if not k.is_ground:
+        return "4.2.1", f"{u.id} is not a ground unit"
+    if u.attacked or (k.type == "hq" and u.fought):
+        return "4.2.1", f"{u.id} has already attacked this Combat Segment"
+    if not state.data.atlas.adjacent(H(u.hex), H(target)):
+        return "4.2.1", f"{u.id} in {u.hex} is not adjacent to {target}"
+    if k.attack == 0:
+        return "4.2.1.1", f"{u.id} has an Attack Factor of 0"
+    if blitz and not u.blitz:
+        return "4.1.2", f"{u.id} is not Blitz-enabled"
+    if has_failure(state, u.faction, u.hex):
+        return "4.2.1.1", f"a {u.faction} Failure marker in {u.hex} stops {u.id} (D17)"
+    if not terrain.attack_allowed_across(state, u, target):
+        return "4.2.1.1", (f"{u.id} cannot attack across the All-Sea hexside {u.hex}/{target} "
+                           "(only supplied marines, or across a Beachhead Hexside)")
+    why = confined(state, u, target)
+    return ("4.2.1.1", why) if why else None
+
+
 def declare(d: Decision, target: str, unit_ids: list[str], hq_id: str | None) -> None:
     """4.2.1, 4.2.1.1-4.2.1.3, 4.1.2 and 4.2.2 step 1; then step 2 or the resolution."""
     state, data = d.state, d.data
@@ -184,25 +210,9 @@ def declare(d: Decision, target: str, unit_ids: list[str], hq_id: str | None) ->
         if not (weather == "snow" and russians):
             d.refuse(C + "4.1.2", f"{target} is under {weather}: no Blitz attack on it")
     for u in attackers:
-        k = state.kind(u)
-        if not k.is_ground:
-            d.refuse(C + "4.2.1", f"{u.id} is not a ground unit")
-        if u.attacked or (k.type == "hq" and u.fought):
-            d.refuse(C + "4.2.1", f"{u.id} has already attacked this Combat Segment")
-        if not data.atlas.adjacent(H(u.hex), H(target)):
-            d.refuse(C + "4.2.1", f"{u.id} in {u.hex} is not adjacent to {target}")
-        if k.attack == 0:
-            d.refuse(C + "4.2.1.1", f"{u.id} has an Attack Factor of 0")
-        if blitz and not u.blitz:
-            d.refuse(C + "4.1.2", f"{u.id} is not Blitz-enabled")
-        if has_failure(state, faction, u.hex):
-            d.refuse(C + "4.2.1.1", f"a {faction} Failure marker in {u.hex} stops {u.id} (D17)")
-        if not terrain.attack_allowed_across(state, u, target):
-            d.refuse(C + "4.2.1.1", f"{u.id} cannot attack across the All-Sea hexside {u.hex}/{target} "
-                                   "(only supplied marines, or across a Beachhead Hexside)")
-        why = confined(state, u, target)
+        why = attacker_problem(state, u, target, blitz)
         if why:
-            d.refuse(C + "4.2.1.1", why)
+            d.refuse(C + why[0], why[1])
     hqs = [u.id for u in attackers if state.kind(u).type == "hq"]
     if len(hqs) > 1 and state.since(3):  # ruling D37
         d.refuse(C + "4.2.1.2", f"one HQ per faction takes part in a combat, not {', '.join(hqs)}")
@@ -221,8 +231,8 @@ def declare(d: Decision, target: str, unit_ids: list[str], hq_id: str | None) ->
         if hq.id in unit_ids:
             d.refuse(C + "4.2.1.2", f"{hq.id} attacks already")
         why = hq_problem(state, hq, target, attackers, blitz)
-        if why:
-            d.refuse(C + "4.2.1.2", why)
+        if why:  # the Blitz Combat Segment's own limit names its case (ruling D73)
+            d.refuse(C + ("4.1.2" if blitz and not hq.blitz and why.endswith("not Blitz-enabled") else "4.2.1.2"), why)
     armor = any(state.kind(u).armor_type for u in attackers)
     if not defenders:
         d.emit(AttackDeclared(target, [u.id for u in attackers], hq.id if hq else None, [], blitz, armor, True))
@@ -256,6 +266,7 @@ def defender_hq_options(state: State) -> list[str]:
 def support(d: Decision, hq_id: str | None) -> None:
     state = d.state
     if hq_id is not None:
+        own(d, hq_id, "4.2.1.2")  # the defender's own HQ (ruling D73)
         if hq_id not in defender_hq_options(state):
             u = state.units.get(hq_id)
             why = hq_problem(state, u, state.combat.target, [state.units[x] for x in state.combat.defenders],
@@ -573,6 +584,49 @@ def retreat_refusal(state: State, kind: str, choice: tuple) -> tuple[str, str] |
     return why
 
 
+ATTACKER_KINDS = ("attacker-losses", "attacker-result")
+
+
+def loss_refusal(state: State, kind: str, choice: tuple) -> tuple[str, str] | None:
+    """Why the step ``choice`` (("lose" or "convert", unit, as kind)) is not open at the ``kind`` decision, as (case,
+    reason): the rule that bars it, so the refusal names its case (ruling D73): a faction's own units (4.2.6), only
+    units involved in the combat (4.2.4), the attacking force's first step (4.2.6.1), what takes the unit's place
+    (4.2.6.2), a conversion while the force may still retreat (4.2.5.3); None where no rule says more."""
+    verb, uid, as_kind = choice
+    c = state.combat
+    attacker = kind in ATTACKER_KINDS
+    faction = state.phasing if attacker else state.other_faction(state.phasing)
+    u = state.units.get(uid)
+    if u is None:
+        return "4.2.6", f"there is no unit {uid} on the map"
+    if u.faction != faction:
+        article = "an" if u.faction[0] in "aeiou" else "a"
+        return "4.2.6", f"{uid} is {article} {u.faction} unit: the {faction} faction loses steps from its own units"
+    force = attacking_force(state) if attacker else (
+        defending_force(state) if kind != "exchange" or state.since(7) else retreating_stack(state))
+    if u not in force:
+        return "4.2.4", (f"{uid} took no part in the combat at {c.target}: only the units involved in a combat are "
+                         "affected by its results")
+    if attacker and u not in first_loss_units(state, force):
+        first = first_loss_units(state, force)
+        marine = any(state.kind(x).type == "marine" for x in first)
+        armor = any(state.kind(x).armor_type for x in first)
+        what = " or ".join(w for w, on in (("a marine step", marine), ("an armor-type step", armor)) if on)
+        return "4.2.6.1", (f"the attacking force's first step loss must be {what}: "
+                           f"{', '.join(x.id for x in first)}")
+    choices = loss_choices(state, u)
+    if as_kind not in choices:
+        if choices == [None]:
+            return "4.2.6.2", f"{uid} loses its step itself (it flips or is removed): name no kind to take its place"
+        return "4.2.6.2", (f"{uid}'s step is lost by putting in its place one of "
+                           f"{', '.join(k for k in choices if k)}" + (", or none" if None in choices else ""))
+    if verb == "convert" and kind == "retreat":
+        return "4.2.5.3", ("the force may still retreat, and Voluntary Retreat Conversion is open only in the "
+                           "defending hex, when every adjacent attacker crosses a Strait, Beachhead or Mountain "
+                           "hexside or the hex is a City without a Blitz marker")
+    return None
+
+
 def attacker_can_retreat(state: State) -> bool:
     routes = attacker_retreats(state)
     return bool(routes) and all(routes.values())
@@ -645,27 +699,56 @@ def _box(state: State, kind_id: str) -> str:
 def advancers(state: State) -> list[Unit]:
     """4.2.7: supplied, non-HQ attacking ground units with an MA, adjacent to the emptied defending hex: no enemy
     unit there (an Air unit left behind included, ruling D37) nor an enemy Beachhead marker."""
+    if advance_hex_closed(state):
+        return []
+    return [u for u in attacking_force(state) if advance_problem(state, u) is None]
+
+
+def advance_hex_closed(state: State) -> str | None:
+    """Why no unit may Advance After Combat into the defending hex (4.2.7, D10, D19, D37), or None."""
     c = state.combat
     enemy = state.other_faction(state.phasing)
     left = state.at(c.target) if state.since(3) else state.ground_at(c.target)  # any enemy unit (ruling D37)
-    if any(u.faction == enemy for u in left) or any(m.kind in terrain.BEACHHEADS and m.faction == enemy
-                                                for m in state.markers_at(c.target)):
-        return []
-    if not state.data.is_land(H(c.target)) or terrain.country_closed(state, c.target):
-        return []
-    out = []
-    for u in attacking_force(state):
-        k = state.kind(u)
-        if (u.id in c.attackers and u.supplied and k.type != "hq" and k.ma > 0
-                and state.data.atlas.adjacent(H(u.hex), H(c.target)) and not kwantung_barred(state, u, c.target)):
-            out.append(u)
-    return out
+    if any(u.faction == enemy for u in left):
+        return f"an enemy unit is in {c.target}"
+    if any(m.kind in terrain.BEACHHEADS and m.faction == enemy for m in state.markers_at(c.target)):
+        return f"{c.target} holds an enemy Beachhead marker"
+    if not state.data.is_land(H(c.target)):
+        return f"{c.target} is not a Land hex (ruling D10)"
+    if terrain.country_closed(state, c.target):
+        return f"{c.target} lies in a Neutral Minor or Policy Affected Country (ruling D19)"
+    return None
+
+
+def advance_problem(state: State, u: Unit) -> str | None:
+    """Why the unit ``u`` may not Advance After Combat into the defending hex (4.2.7; D20), the hex itself aside."""
+    c = state.combat
+    k = state.kind(u)
+    for why, barred in ((f"it is not one of the units that attacked {c.target}", u.id not in c.attackers),
+                        ("it is not supplied", not u.supplied), ("it is an HQ", k.type == "hq"),
+                        ("its Movement Allowance is 0", k.ma <= 0),
+                        (f"it is not adjacent to {c.target}", not state.data.atlas.adjacent(H(u.hex), H(c.target))),
+                        ("a Kwantung unit enters no hex outside a Japanese Dependent while Russia, Communist China or "
+                         "Nationalist China is Policy Affected (ruling D20)", kwantung_barred(state, u, c.target))):
+        if barred:
+            return why
+    return None
+
+
+def advance_refusal(state: State, uid: str) -> str:
+    """Why ``uid`` may not Advance After Combat now, for the refusal (ruling D73): ": " and the reason, or ""."""
+    u = state.units.get(uid)
+    why = (f"there is no unit {uid} on the map" if u is None else
+           f"{uid} is {'an' if u.faction[0] in 'aeiou' else 'a'} {u.faction} unit" if u.faction != state.phasing else
+           advance_hex_closed(state) or advance_problem(state, u))
+    return f": {why}" if why else ""
 
 
 def advance(d: Decision, uid: str) -> None:
     state = d.state
     if uid not in {u.id for u in advancers(state)}:
-        d.refuse(C + "4.2.7", f"{uid} may not Advance After Combat into {state.combat.target}")
+        d.refuse(C + "4.2.7", f"{uid} may not Advance After Combat into {state.combat.target}"
+                              + advance_refusal(state, uid))
     d.emit(UnitAdvanced(uid, [state.combat.target]))
     if state.since(6):  # ruling D44
         displace_markers(d, state.phasing, state.combat.target)
@@ -677,7 +760,8 @@ def exploit(d: Decision, uid: str, path: list[str]) -> None:
     state = d.state
     c = state.combat
     if uid not in {u.id for u in advancers(state)}:
-        d.refuse(C + "4.2.8", f"{uid} may not Advance After Combat, so it may not Exploit")
+        d.refuse(C + "4.2.8", f"{uid} may not Advance After Combat, so it may not Exploit"
+                              + advance_refusal(state, uid))
     if not c.armor or c.automatic:
         d.refuse(C + "4.2.8", "no armor-type unit attacked here: Advance, not Exploitation")
     u = state.units[uid]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import partial
 
-from app.rules.base import Owed
+from app.rules.base import Candidate, Owed
 from app.rules.daisenso import blitz, combat, terrain
 from app.rules.daisenso.events import (
     ConvoyReturned,
@@ -201,6 +202,40 @@ def one_at_a_time(d: Decision, named: list[str], case: str, why: str) -> str:
 
 # -- candidates for the list of legal orders ------------------------------------------------------------------
 def _attack_candidates(state: State, side: str):
+    for t, near, hqs in _attack_targets(state, side):
+        near = [u for u in near if u not in [h for h in near if h in hqs][1:]]  # one HQ a combat (4.2.1.2)
+        yield {"hexes": [t], "units": near}
+        for hq in hqs:
+            if hq not in near:
+                yield {"hexes": [t], "units": near, "hq": [hq]}
+        if len(near) > 1:
+            for uid in near:
+                yield {"hexes": [t], "units": [uid]}
+
+
+def more_orders(state: State, side: str):
+    """Rulings D71 and D72 (rules version 17): the orders the list of legal orders and a unit's orders (`naming`) try
+    after the table's candidates (app/rules/legal.py `listed_candidates`), which stay what the random player draws
+    from, as they were: the attacks `_attack_candidates` misses (`_forces`) and each unit's Exploitation into the
+    defending hex alone (4.2.8: not required to go its full distance). The decider keeps those it accepts."""
+    if not state.since(17) or (state.pending[0]["side"] if state.pending else state.side) != side:
+        return
+    step = TABLE.step_of(state)
+    if step in COMBAT_STEPS:
+        grammar = TABLE.orders[step]["attack"].grammar
+        for t, near, hqs in _attack_targets(state, side):
+            for args in _forces(state, t, near, hqs):
+                yield Candidate("attack", grammar.subject(args), render=partial(grammar.render, args))
+    elif step == "advance" and state.combat is not None and combat.exploitation_barred(state) is None:
+        grammar = TABLE.orders[step]["exploit"].grammar
+        for u in combat.advancers(state):  # D72: into the defending hex alone (Chita, 4.2.8), after its longer paths
+            args = {"units": [u.id], "hexes": [state.combat.target]}
+            yield Candidate("exploit", grammar.subject(args), render=partial(grammar.render, args))
+
+
+def _attack_targets(state: State, side: str):
+    """(target, the ids of the units next to it that have not attacked and have an Attack Factor, the faction's HQs)
+    for each hex the faction may declare an attack on (4.2.1), as `_attack_candidates` reads them."""
     faction = state.factions[side]
     enemy = state.other_faction(faction)
     targets = sorted({u.hex for u in state.units.values() if u.faction == enemy and state.kind(u).is_ground}
@@ -212,16 +247,48 @@ def _attack_candidates(state: State, side: str):
         near = sorted(u.id for u in state.units.values() if u.faction == faction and state.kind(u).is_ground
                       and not u.attacked and state.kind(u).attack > 0
                       and state.data.atlas.adjacent(H(u.hex), H(t)))
-        if not near:
-            continue
-        near = [u for u in near if u not in [h for h in near if h in hqs][1:]]  # one HQ a combat (4.2.1.2)
-        yield {"hexes": [t], "units": near}
-        for hq in hqs:
-            if hq not in near:
-                yield {"hexes": [t], "units": near, "hq": [hq]}
-        if len(near) > 1:
-            for uid in near:
-                yield {"hexes": [t], "units": [uid]}
+        if near:
+            yield t, near, hqs
+
+
+def _forces(state: State, target: str, near: list[str], hqs: list[str]):
+    """Ruling D71 (rules version 17): the attacks on ``target`` `_attack_candidates` misses when a unit next to it may
+    not attack (4.2.1, 4.2.1.1, 4.1.2: an HQ that fought, a unit not Blitz-enabled or, in Snow, not Russian, one
+    behind an All-Sea hexside or its own Failure marker) or two Minor Countries' units stand next to it (4.2.1.1):
+    for each Minor Country, every
+    unit that may attack with it (the Major Countries' and the Exp units, D24), with each HQ among them in turn
+    (4.2.1.2: one a combat), and without its HQ, given each HQ's Ranged Support that may reach the hex, an adjacent
+    one included; and each unit alone with each such HQ's Ranged Support. So every hex that may be attacked, every
+    unit that may attack it and every HQ that may support the attack is named by an order the decider accepts."""
+    blitz = state.step == "blitz-combat"
+    able = [state.units[i] for i in near if combat.attacker_problem(state, state.units[i], target, blitz) is None]
+    weather = state.weather_at(target)
+    if blitz and weather and state.ground_at(target, state.other_faction(state.phasing)):  # 4.1.2: Russians, Snow
+        able = [u for u in able if weather == "snow" and state.kind(u).nations == ("ussr",)]
+    if not able:
+        return
+    minors = sorted({m for u in able if (m := combat.minor_of(state, u))})
+    forces = [[u for u in able if combat.minor_of(state, u) in (None, m)] for m in minors] or [able]
+    seen: set[tuple] = set()
+
+    def once(units: list, hq=None):
+        key = (tuple(u.id for u in units), hq.id if hq else None)
+        if key in seen:
+            return None
+        seen.add(key)
+        return {"hexes": [target], "units": list(key[0]), **({"hq": [hq.id]} if hq else {})}
+
+    supporters = [state.units[h] for h in hqs]
+    for force in forces:
+        plain = [u for u in force if state.kind(u).type != "hq"]
+        for head in [u for u in force if state.kind(u).type == "hq"] or [None]:
+            args = once(plain + ([head] if head else []))
+            if args and args["units"]:
+                yield args
+        for group in ([plain] if plain else []) + [[u] for u in plain]:
+            for hq in supporters:
+                if combat.hq_problem(state, hq, target, group, blitz) is None and (args := once(group, hq)):
+                    yield args
 
 
 def _airdrop_candidates(state: State, side: str):
@@ -264,8 +331,35 @@ def _choice_args(choice: tuple) -> dict:
 
 
 # -- the steps ------------------------------------------------------------------------------------------------
-class PhaseStep(Step):
-    """A step of the phasing faction's Combat Phase; `next` closes it."""
+class CaseStep(Step):
+    """A Dai Senso step that names, in the refusal of an order it does not take now or of one given by the side not
+    acting, the case that orders the step (ruling D75): `orders_case`, or `by_order`'s case for an order another
+    case puts elsewhere in the sequence (an attack declared during an Attack Sequence, 4.2.1; a Blitz Combat Segment
+    order in the Regular Combat Segment, 4.1)."""
+
+    orders_case = "4"
+    by_order: dict[str, str] = {}
+
+    def closed(self, s: State, command) -> tuple[str, str] | None:
+        text = TABLE.prompt(s).refusal(command)
+        if text is None:
+            return None
+        return C + self.by_order.get(command.action, self.orders_case), text
+
+
+class SequenceStep(CaseStep):
+    """A step of an Attack Sequence under way (4.2.2's steps 2-8, each in order); no other attack is declared until
+    it is complete (4.2.1)."""
+
+    orders_case = "4.2.2"
+    by_order = {"attack": "4.2.1"}
+
+
+class PhaseStep(CaseStep):
+    """A step of the phasing faction's Combat Phase; `next` closes it. The Blitz Combat Segment's steps are ordered
+    by 4.1, the Regular Combat Segment's declarations by 4.2.1, the Marker Segment's steps by 4.3."""
+
+    orders_case = "4.1"
 
     def label(self, s: State) -> str:
         return f"Combat Phase {s.combat_phase} ({s.phasing}), {self.name}"
@@ -362,6 +456,8 @@ class RegularCombat(Attacks):
     """4.2: the Regular Combat Segment."""
 
     name = "regular-combat"
+    orders_case = "4.2.1"
+    by_order = dict.fromkeys(("airdrop", "land", "snlf", "airland", "withdraw"), "4.1")  # the Blitz Segment's steps
 
     @order("next", "Dai Senso 4.2", "end the Regular Combat Segment")
     def next(self, d: Decision) -> None:
@@ -373,6 +469,7 @@ class Convoys(PhaseStep):
     """4.3 step 1; steps 2-3 follow by themselves."""
 
     name = "convoys"
+    orders_case = "4.3"
 
     @order("convoy WORD:zones [WORD ...]", "Dai Senso 4.3",
            "a Troop Convoy from the zone's Used Box to its Convoys Box (one at a time)",
@@ -400,7 +497,7 @@ def _choice_text(step: str, choice: tuple) -> str:
     return TABLE.orders[step][choice[0]].grammar.render(_choice_args(choice))
 
 
-class DefenderHq(Step):
+class DefenderHq(SequenceStep):
     """4.2.2 step 2."""
 
     name = "defender-hq"
@@ -419,7 +516,7 @@ class DefenderHq(Step):
         combat.support(d, combat.one_hq(d, units))
 
 
-class Roll(Step):
+class Roll(SequenceStep):
     """4.2.2 steps 3-5 of an attack a position holds with its supports declared (ruling D60): the attacker rolls.
     In play the die follows the declarations at once; only a position stands between them."""
 
@@ -434,7 +531,7 @@ class Roll(Step):
         combat.resolve(d)
 
 
-class Choice(Step):
+class Choice(SequenceStep):
     """A combat result someone must satisfy (4.2.4-4.2.6); the handlers share `combat.apply_choice`."""
 
     def label(self, s: State) -> str:
@@ -454,8 +551,9 @@ class Choice(Step):
     def take(self, d: Decision, choice: tuple, case: str) -> None:
         if choice not in combat.options_for(d.state, self.name):
             offered = ", ".join(_choice_text(self.name, o) for o in combat.options_for(d.state, self.name))
-            why = combat.retreat_refusal(d.state, self.name, choice) if choice[0] == "retreat" else None
-            if why is not None:  # the restriction or priority that bars this hex, named (4.2.5-4.2.5.2)
+            why = (combat.retreat_refusal(d.state, self.name, choice) if choice[0] == "retreat" else
+                   combat.loss_refusal(d.state, self.name, choice))
+            if why is not None:  # the rule that bars this hex or this step, named (4.2.4-4.2.6.2; rulings D66, D73)
                 d.refuse(C + why[0], f"{why[1]}; open: {offered or 'nothing'}")
             d.refuse(C + case, f"not open now; open: {offered}")
         d.emit(DecisionMade(self.name, d.side))
@@ -543,7 +641,7 @@ class Retreat(Choice):
         self.take(d, ("convert", unit, kind), "4.2.5.3")
 
 
-class Advance(Step):
+class Advance(SequenceStep):
     """4.2.7, 4.2.8. From rules version 12 (ruling D62) the step offers Exploitation only where 4.2.8 allows it:
     after an attack on markers alone (4.2.2) or one without an armor-type unit (4.2.8) it asks for an Advance After
     Combat alone, and `exploit` is refused by the case that bars it; before, the prompt offered both."""
@@ -563,7 +661,7 @@ class Advance(Step):
         return tuple(o for o in orders if o != "exploit") if self._barred(s) else orders
 
     def closed(self, s: State, command) -> tuple[str, str] | None:
-        return self._barred(s) if command.action == "exploit" else None
+        return (self._barred(s) if command.action == "exploit" else None) or super().closed(s, command)
 
     def owed(self, s: State) -> Owed:
         barred = self._barred(s)
@@ -588,10 +686,11 @@ class Advance(Step):
         combat.stop_advance(d)
 
 
-class Overstack(Step):
-    """D15: an overstacked owner eliminates units at a Combat Segment's end."""
+class Overstack(CaseStep):
+    """D15: an overstacked owner eliminates units at a Combat Segment's end (4.2.5.3's design note, 4.2.7)."""
 
     name = "overstack"
+    orders_case = "4.2.5.3"
 
     def label(self, s: State) -> str:
         return "overstacked at the end of the Combat Segment: eliminate units"

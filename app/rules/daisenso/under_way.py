@@ -337,8 +337,8 @@ class _Check:
             self.err("4.2.5.2", "retreated: a force with the HQ giving it Ranged Support does not retreat")
         before = self.target
         for h in p.retreated:
-            far = atlas.distance(h, H(self.target)) > atlas.distance(H(before), H(self.target))
-            if not atlas.adjacent(H(before), h) or not far:
+            if not atlas.adjacent(H(before), h) or not (  # adjacent first: no distance joins two sheets (D74)
+                    atlas.distance(h, H(self.target)) > atlas.distance(H(before), H(self.target))):
                 self.err("4.2.5.1", f"retreated: {h} is not a hex next to {before} farther from {self.target}")
                 return
             before = str(h)

@@ -118,7 +118,8 @@ def gunfire_refusal(state: State, side: str, n: int, units, landing: bool = Fals
     fleet withdrew it this GT; (case, message) or None."""
     limit = state.data.charts["stacking"]["gunfire_per_combat"]
     if side != "allied":
-        return "Formosa ruling F18", "the Japanese have no naval gunfire"
+        return ("Formosa 17.0, ruling F18" if state.since(20) else "Formosa ruling F18",  # ruling F160
+                "the Japanese have no naval gunfire")
     if state.strike.gunfire_withdrawn:
         return "Formosa 18.0", "the mobile fleet's sortie has withdrawn the naval gunfire this GT"
     if n + cw > limit:

@@ -135,6 +135,13 @@ def exploit(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
            air_supply=air_supply, exploitation=True)
 
 
+def exploit_targets(state: State, hex: str) -> list[str]:
+    """The enemy hexes next to `hex` its stack may attack in an exploitation attack (25.1, 15.0)."""
+    from app.rules.formosa.combat import attack_blocked
+
+    return _targets(state, hex, attack_blocked)
+
+
 def exploit_candidates(state: State, side: str):
     from app.rules.formosa.combat import attack_blocked
 
@@ -344,15 +351,21 @@ def _tac_lost(state: State, points: int) -> tuple[dict, dict]:
     return lost, flying
 
 
-def landing_candidates(state: State, rule: str):
+def landing_hexes(state: State, rule: str) -> list[str]:
+    """The hexes a special landing may be tried on (25.7: a port or beach free of Allied units and ZOC; 25.8: an
+    airfield; never a hex the B-29 suppressed, 16.5 DS item 4), none before GT 2 or once the unit has gone."""
     if state.turn < 2 or not any(state.spec(u).optional == rule for u in state.special_ready):
-        return
+        return []
     if rule == "25.7":
         hexes = sorted(str(h) for h in state.data.ports() | state.data.map.hexes_with("beach")
                        if not state.at(str(h), "allied") and str(h) not in state.zoc_of("allied"))
     else:
         hexes = sorted(str(h) for h in state.data.airfields())
-    hexes = [h for h in hexes if h not in state.strike.suppressed]  # 16.5 DS item 4
+    return [h for h in hexes if h not in state.strike.suppressed]  # 16.5 DS item 4
+
+
+def landing_candidates(state: State, rule: str):
+    hexes = landing_hexes(state, rule)
     yield from ({"hex": h} for h in hexes[:: max(1, len(hexes) // 3)])
 
 

@@ -9,6 +9,7 @@ choices are the steps of strike.py (events in airpower.py)."""
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 
 from app.rules.base import Candidate
 from app.rules.engine.decision import Decision
@@ -483,14 +484,30 @@ def _reveal_hex_candidates(state: State, side: str):
         yield {"hexes": hexes[:max(state.recon, 1)]}
 
 
+RECON_SETS = 120  # ruling F156: the most sets of several stacks the reconnaissance list tries
+
+
 def _every_reveal(state: State):
     """Ruling F154 (rules version 19): each concealed Japanese stack alone (24.1), where `_reveal_hex_candidates`
-    names the first ones in hex order only."""
+    names the first ones in hex order only. Ruling F156 (rules version 20): and every set of two stacks, of three,
+    ... up to the stacks left to reveal, each size while the sets of it and of the smaller sizes number at most
+    RECON_SETS (the reveals are free of dice, so a larger set is also reached one stack at a time: each listed)."""
     first = next(iter(_reveal_hex_candidates(state, "allied")), {"hexes": []})["hexes"]
+    hexes = _concealed_hexes(state)
     if state.recon >= 1:
-        for h in _concealed_hexes(state):
+        for h in hexes:
             if [h] != first:
                 yield Candidate("reveal", (h,), text=f"reveal {h}")
+    if not state.since(20):
+        return
+    count = 0  # ruling F156 (rules version 20): every set of each size that fits RECON_SETS with the smaller ones
+    for k in range(2, min(state.recon, len(hexes)) + 1):
+        count += comb(len(hexes), k)
+        if count > RECON_SETS:
+            break
+        for group in combinations(hexes, k):
+            if list(group) != first:
+                yield Candidate("reveal", group, text=f"reveal {' '.join(group)}")
 
 
 class ReconReveal(Step):
@@ -752,6 +769,14 @@ def more_orders(state: State, side: str):
         if p["kind"] == "losses" and p["side"] == side:
             for combo in combat.loss_choices(state, p["units"], p["count"], p["min_cf"])[6:]:
                 yield Candidate("lose", tuple(combo), text=f"lose {' '.join(combo)}")
+        elif p["kind"] == "defence" and p["side"] == side and state.since(20):
+            yield from _every_defence(state, side)
+        elif p["kind"] == "exploit" and p["side"] == side and state.since(20):
+            exploits = _every_exploit(state)
+            yield from (Candidate("exploit", tuple(a["hexes"]), text=_attack_text("exploit", a)) for a in exploits)
+            yield from _every_extra(state, side, "exploit", exploits)
+        elif p["kind"] in ("air-losses", "kamikaze-hits") and p["side"] == side and state.since(20):
+            yield from strike.every_split(state, side)
         return
     if not state.since(13) or state.side != side:
         return
@@ -759,18 +784,185 @@ def more_orders(state: State, side: str):
         yield from _every_transfer(state)
     elif state.step == f"recruit-{side}":
         yield from _every_recruit(state, side)
+        if state.since(20):
+            yield from _every_buy(state, side)
+    elif state.step == f"setup-{side}" and state.since(20):
+        yield from _every_setup(state, side)
     elif state.step == f"{side}-movement" and state.since(19):
         yield from _every_move(state, side)
+        if side == "japanese" and state.since(20):
+            yield from _every_japanese_reveal(state)
+        if state.since(20):
+            yield from _every_special(state, side)
     elif state.step == "recon-reveal" and state.since(19):
         yield from _every_reveal(state)
     elif state.step in (f"{side}-combat", "invasion") and state.since(19):
         yield from _every_support(state, side)
         if state.step == "invasion":
             yield from _every_drop(state)
+            if state.since(20):
+                yield from _every_assault(state)
+        elif state.since(20):
+            attacks = _every_attack(state, side)
+            yield from (Candidate("attack", tuple(a["hexes"]), text=_attack_text("attack", a)) for a in attacks)
+            yield from _every_extra(state, side, "attack", attacks)
+            if side == "japanese":
+                yield from _every_japanese_reveal(state)
     elif state.step == "b29" and state.since(19) and not state.strike.b29_used and airpower.assigned(
             state, "allied", "b29"):
         yield from (Candidate("strike", (h,), text=f"strike {h}") for h in sorted(
             {u.where for u in state.on_map("japanese")}))  # 16.5: any hex holding Japanese units (ruling F150)
+
+
+GUNFIRE_KEYS = (("gunfire", "us", "gunfire"), ("cw-gunfire", "cw", "cw-gunfire"))
+
+
+def _extras(state: State, side: str, units: list[Unit], *, attacking: bool = True, assault: bool = False,
+            air: bool = True) -> list[dict[str, int]]:
+    """Ruling F155 (rules version 20): each set of the optional extras a combat may be given that the side holds:
+    Allied naval gunfire, US and Commonwealth, up to two with a unit of that nationality and (but in an assault)
+    one in a coastal hex (17.0, 16.0, 5.1 item 3); LP, the Allies two attacking, else one (15.4.1); the air supply
+    unit unused this GT (19.4, never with LP: one needs a line, the other none; never an assault, 10.2.2). A cheap
+    reading of what the side has: the decider judges each (lines of supply, the B-29's hex, 25.3)."""
+    gunfire = [(0, 0)]
+    limit = state.data.charts["stacking"]["gunfire_per_combat"]
+    if side == "allied" and not state.strike.gunfire_withdrawn and (
+            assault or any(is_hex(u.where) and state.data.is_coastal(H(u.where)) for u in units)):
+        nats = {state.spec(u.id).nationality for u in units}
+        us, cw = (min(state.naval.get(key, 0), limit) if nat in nats else 0 for key, nat, _ in GUNFIRE_KEYS)
+        gunfire = [(n, c) for n in range(us + 1) for c in range(cw + 1) if n + c <= limit]
+    lps = range(min(state.lp.get(side, 0), 2 if side == "allied" and attacking else 1) + 1)
+    airs = (False, True) if (air and not assault and side == "allied" and state.air.get("air-supply", 0)
+                             and state.air_supply_turn != state.turn) else (False,)
+    return [{"n": n, "cw": c, "lp": lp, "air": int(a)} for n, c in gunfire for lp in lps for a in airs
+            if (n or c or lp or a) and not (lp and a)]
+
+
+def _words_of(extra: dict[str, int], defending: bool = False) -> str:
+    """The extras as the order writes them (attack, exploit, assault: gunfire, cw-gunfire, lp, supply; defend: lp
+    first)."""
+    gun = [f"gunfire {extra['n']}"] * bool(extra["n"]) + [f"cw-gunfire {extra['cw']}"] * bool(extra["cw"])
+    lp = [f"lp {extra['lp']}"] * bool(extra["lp"])
+    words = [*lp, *gun] if defending else [*gun, *lp]
+    return " ".join(words + ["supply air"] * bool(extra["air"]))
+
+
+def _every_attack(state: State, side: str) -> list[dict]:
+    """Ruling F157 (rules version 20): every attack a side's units may declare (15.0, 15.1): each set of the enemy
+    hexes next to a stack that may attack (not attacked this phase, not across an all-sea hexside), by every set
+    of the stacks next to all of them (five or more such stacks: all of them and each alone), each stack's units
+    together (F41); the decider keeps those it accepts (15.1's binding ZOC, 10.2.1). `_attack_candidates` names
+    only each unit's ZOC hexes with every unit that may join, or the first enemy hex next to a unit no ZOC binds."""
+    enemy = other(side)
+    near = state.data.map.neighbours
+    stacks: dict[str, list[str]] = {}
+    for u in state.on_map(side):
+        if combat.can_attack(state, u):
+            stacks.setdefault(u.where, []).append(u.id)
+    out, seen = [], set()
+    for h in stacks:
+        foes = sorted(str(n) for n in near(H(h)) if state.at(str(n), enemy) and not combat.attacked(state, str(n))
+                      and not combat.attack_blocked(state, h, str(n)))
+        for k in range(1, len(foes) + 1):
+            for hexes in combinations(foes, k):
+                if hexes in seen:
+                    continue
+                seen.add(hexes)
+                by = sorted(s for s in stacks if all(H(t) in near(H(s)) and not combat.attack_blocked(state, s, t)
+                                                     for t in hexes))
+                groups = ([g for n in range(len(by), 0, -1) for g in combinations(by, n)] if len(by) <= 4
+                          else [tuple(by), *((s,) for s in by)])
+                for group in groups:
+                    out.append({"hexes": list(hexes), "units": sorted(i for s in group for i in stacks[s])})
+    return out
+
+
+def _every_special(state: State, side: str):
+    """Ruling F162 (rules version 20): each unit the air supply marker may fly to each functional airbase (25.3),
+    and the Marine Brigade's landing (25.7) and the Airborne Raiders' drop (25.8) on every hex they may take, where
+    the candidates name the first unit to the first airbase and a spread of three hexes."""
+    if side == "allied" and optional.chosen(state, "25.3") and state.air.get("air-supply", 0) >= 1:
+        bases = optional.functional_airbases(state)
+        for u in state.in_display("allied-staging") if bases else ():
+            if state.spec(u.id).type in optional.AIRLIFT_TYPES:
+                yield from (Candidate("airlift", (u.id,), text=f"airlift {u.id} to {b}") for b in bases)
+    if side == "japanese":
+        for rule, verb in (("25.7", "land {} with jp-marine"), ("25.8", "raid {}")):
+            if optional.chosen(state, rule):
+                for h in optional.landing_hexes(state, rule):
+                    yield Candidate(verb.split()[0], (h,), text=verb.format(h))
+
+
+def _every_exploit(state: State) -> list[dict]:
+    """Ruling F161 (rules version 20): every exploitation attack (25.1): each stack of the force that may make one,
+    with any number of its units (every set; five or more units: all and each alone), on each set of the enemy
+    hexes next to it, where `optional.exploit_candidates` names the whole stack against each of its first two
+    enemy hexes alone."""
+    by_hex: dict[str, list[str]] = {}
+    for uid in state.pending[0]["units"]:
+        by_hex.setdefault(state.units[uid].where, []).append(uid)
+    out = []
+    for hex, units in sorted(by_hex.items()):
+        foes = optional.exploit_targets(state, hex)
+        groups = ([g for n in range(len(units), 0, -1) for g in combinations(sorted(units), n)] if len(units) <= 4
+                  else [tuple(sorted(units)), *((u,) for u in sorted(units))])
+        for k in range(1, len(foes) + 1):
+            for hexes in combinations(foes, k):
+                out.extend({"hexes": list(hexes), "units": list(g)} for g in groups)
+    return out
+
+
+def _attack_text(verb: str, args: dict) -> str:
+    return f"{verb} {' '.join(args['hexes'])} with {' '.join(args['units'])}"
+
+
+def _every_extra(state: State, side: str, verb: str, found):
+    """Ruling F155 (rules version 20): each attack (or exploitation attack, 25.1) the candidates name, with each
+    set of its optional extras (`_extras`), where the candidates name none."""
+    for args in found:
+        units = [state.units[u] for u in args["units"]]
+        head = _attack_text(verb, args)
+        for extra in _extras(state, side, units):
+            yield Candidate(verb, tuple(args["hexes"]), text=f"{head} {_words_of(extra)}")
+
+
+def _every_assault(state: State):
+    """Ruling F155 (rules version 20): each opposed landing's assault (10.2.2) by every set of the stacks at sea
+    next to the hex (F24, F108), each with each set of its extras (gunfire, LP: `_extras`), where
+    `invasion.candidates` names the stacks all together and each alone, with the most gunfire or one LP."""
+    for h in sorted({h for u in invasion.waiting(state) for h in invasion.targets(state, u.where)}):
+        seas = sorted({u.where for u in invasion.assaulting(state, h)})
+        groups = [[]] + ([list(g) for k in range(1, len(seas)) for g in combinations(seas, k)]
+                         if state.since(5) else [])
+        for group in groups:
+            head = f"assault {h}" + (f" from {' '.join(group)}" if group else "")
+            extras = _extras(state, "allied", invasion.force(state, h, group or None), assault=True)
+            for extra in ([{"n": 0, "cw": 0, "lp": 0, "air": 0}] if 1 < len(group) else []) + extras:
+                words = _words_of(extra)
+                yield Candidate("assault", (h,), text=f"{head} {words}".strip())
+
+
+def _every_defence(state: State, side: str):
+    """Ruling F155 (rules version 20): each answer the defender may give (15.4.1, 17.0, 19.4): `_extras` for the
+    defending units (one LP at most), where the candidates name none, one LP, one US gunfire and air supply."""
+    attack = state.strike.declared
+    defenders = [u for h in attack["hexes"] for u in state.at(h, side)]
+    for extra in _extras(state, side, defenders, attacking=False):
+        yield Candidate("defend", (), text=f"defend {_words_of(extra, defending=True)}")
+
+
+def _every_japanese_reveal(state: State):
+    """Ruling F156 (rules version 20): 11.2's voluntary reveal of each concealed Japanese unit on the map, alone
+    (a deception unit too: it is then removed, 11.1), and of each concealed stack whole, where the candidates name
+    the first unit only; under one subject, so they never crowd out the units' moves of a full list."""
+    stacks: dict[str, list[str]] = {}
+    for u in state.on_map("japanese"):  # one subject for all: the list's first pass names one reveal, as before,
+        if u.concealed:                 # and the rest fill its rounds; a unit's orders name its own (`naming`)
+            stacks.setdefault(u.where, []).append(u.id)
+            yield Candidate("reveal", (), text=f"reveal {u.id}")
+    for ids in stacks.values():
+        if len(ids) > 1:
+            yield Candidate("reveal", (), text=f"reveal {' '.join(sorted(ids))}")
 
 
 def _every_transfer(state: State):
@@ -814,6 +1006,44 @@ def _every_recruit(state: State, side: str):
                       *optional.usmc_hexes(state, uid)]
         for place in dict.fromkeys(places):
             yield Candidate("deploy", (uid,), text=f"deploy {uid} {place}")
+
+
+def _every_buy(state: State, side: str):
+    """Ruling F159 (rules version 20): the purchase of each kind of points or markers (7.3) under a subject of its
+    own, so a list that names every unit (the set-up's) still names every kind the side may buy. Several of a kind
+    are bought one order at a time (no die, nothing between two purchases), so `buy N` stays typed only: listing
+    each number skewed the automated seats toward the kinds with the most counters (ten `buy N tac` to one
+    `buy 1 amphibious`)."""
+    for kind in BUYABLE[side]:
+        yield Candidate("buy", (kind,), text=f"buy {2 if kind == 'kamikaze' else 1} {kind}")
+
+
+CHOICES = 30  # ruling F159: the most picks of one set-up group the list tries
+
+
+def _every_setup(state: State, side: str):
+    """Ruling F159 (rules version 20): at set-up (3.0, 24.1), every pick of each set-up group still open (each
+    unit alone, and every set of up to the units left to choose while there are at most CHOICES of them), each
+    unit the set-up LP may recruit, each kind of points and markers (`_every_buy`), and each Japanese unit still
+    to place on its default hex (ruling F32), where the candidates name the first pick, the first unit of each
+    type and the first three units to place."""
+    for _, g, left in _open_groups(state, side):
+        units = _pickable(state, g)
+        sizes = range(1, min(left, len(units)) + 1)
+        many = sum(comb(len(units), k) for k in sizes) > CHOICES
+        for k in sizes[:1] if many else sizes:
+            for group in combinations(units, k):
+                yield Candidate("choose", group, text=f"choose {' '.join(group)}")
+    grouped = {i for _, g, _ in _open_groups(state, side) for i in g["units"]}
+    for u in state.in_display(f"{side}-reinforcements"):
+        if u.id not in state.to_place and u.id not in grouped:
+            yield Candidate("recruit", (u.id,), text=f"recruit {u.id}")
+    yield from _every_buy(state, side)
+    if side == "japanese":
+        for uid in state.to_place[3:]:
+            default = state.data.deployment.get(uid)
+            if default is not None:
+                yield Candidate("place", (uid,), text=f"place {uid} {default}")
 
 
 def _read_place(word: str) -> str:

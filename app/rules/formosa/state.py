@@ -103,7 +103,20 @@ OUT = "out"
 #    F152: a drop on every airfield free of the enemy (10.1, 10.3); ruling F154: the reconnaissance's reveal of
 #    each concealed stack alone (24.1); the lists change, so a game created under 1-18 is listed and decided as
 #    played
-RULES_VERSION = 19
+# 20: ruling F155: the list of legal orders and the orders naming a hex or unit offer each attack, exploitation
+#    attack and assault with each set of the optional extras the side holds (naval gunfire US and Commonwealth, LP,
+#    air supply: 15.4.1, 17.0, 19.4), each assault by every set of the stacks at sea next to its hex (10.2.2), and
+#    each answer the defender may give (`defend`); ruling F156: the reconnaissance's reveal of several stacks
+#    together (24.1), every set of each size while they are few, and the Japanese player's reveal of each
+#    concealed unit and each concealed stack (11.2); ruling F157: every attack the units may declare (15.0, 15.1):
+#    each set of enemy hexes next to a stack, by every set of the stacks next to them; ruling F158: every split
+#    of an air superiority loss (16.2, CF-11) and of the kamikaze hits (16.6); ruling F159: at set-up every
+#    pick of a set-up group (3.0), every recruit, every kind of points or markers bought (7.3, also in the
+#    Recruit Phase) and every unit to place; the lists change, so a game created under 1-19 is listed and decided
+#    as played; ruling F160: Japanese naval gunfire is refused naming 17.0 (with ruling F18), not the ruling alone;
+#    ruling F161: every exploitation attack (25.1): any units of a stack of the force on any of its enemy hexes;
+#    ruling F162: every airlift (25.3) and every hex of the Marine Brigade's and the Raiders' landings (25.7, 25.8)
+RULES_VERSION = 20
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
 

@@ -13,6 +13,7 @@ pure functions of strategic.py and the events of airpower.py:
 """
 from __future__ import annotations
 
+from app.rules.base import Candidate
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.engine.syntax import ParseContext, SlotType, ascii_number
@@ -219,6 +220,25 @@ def air_losses(d: Decision) -> None:
 def _lose_candidates(state: State, side: str):
     for mission, points in _loss_pools(state, side).items():
         yield {"n": min(points, state.strike.losses_due.get(side, 0)), "mission": mission}
+
+
+def every_split(state: State, side: str):
+    """Ruling F158 (rules version 20): every answer to an air superiority loss (16.2: each mission's points, part of
+    the loss or all, CF-11) and to the kamikaze hits (16.6 step 3: every split of the markers and US and
+    Commonwealth gunfire that adds up to the hits, F64), for the list (`sequence.more_orders`), where the
+    candidates name each mission's most and two splits."""
+    p = state.pending[0]
+    if p["kind"] == "air-losses":
+        for mission, points in _loss_pools(state, side).items():
+            for n in range(1, min(points, p["due"])):
+                yield Candidate("lose", (), text=f"lose {n} from {mission}")
+        return
+    t = _targets(state)
+    for markers in range(t["markers"] + 1):
+        for ships in range(t["ships"] + 1):
+            cw = p["due"] - markers - ships
+            if 0 <= cw <= t["cw"]:
+                yield Candidate("return", (), text=f"return {markers} amphibious {ships} gunfire {cw} cw-gunfire")
 
 
 class AirLosses(Step):

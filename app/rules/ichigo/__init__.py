@@ -36,6 +36,9 @@ GAME = Game(
     # 12: a US reinforcement landing at a beachhead moves no unit out of it: onto Chinese units it is refused (E46)
     # 13: a US reinforcement landed at a beachhead in the US Movement Phase moves in that phase (9.0, E48); no tank
     #     regiment defends against a US momentum attack (11.17, 11.25, E49)
+    # 14: naval transfer read again (E51); the Aerial Supply Marker in Phase I (E52)
+    # 15: a position's beachheads where 5.3 puts them, none Japanese-controlled (4.4, E53); its
+    #     flags true or false (E54); the list holds stacks moving as one, every airlift, attack and advance (E55)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"campaign": "The full game from April 1944, Turns 1-9 (1-12 if Causeway is launched)"},
@@ -50,7 +53,7 @@ GAME = Game(
             "previews": view.PREVIEWS,
             "visible": lambda event, side: fog.visible(event, side, GAME.describe), "reveals": fog.reveals,
             "losses": lambda event, state: summary.losses(event),
-            "stakes": victory.stakes,
+            "stakes": victory.stakes, "more_orders": sequence.more_orders,
             # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"losses": {}, "advance": {}, "momentum": {}, "tanks": {"never": "commit 0"},
                          "airpower": {}, "chinese-reinforcements": {}}},

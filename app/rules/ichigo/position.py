@@ -18,7 +18,8 @@ from app.rules.custom_setup import (
     parse_options,
     place_units,
 )
-from app.rules.ichigo.data_load import load, scenario_places
+from app.rules.ichigo.causeway import mainland_landings
+from app.rules.ichigo.data_load import load, place_name, scenario_places
 from app.rules.ichigo.movement import stack_violation
 from app.rules.ichigo.state import (
     PHASES,
@@ -82,6 +83,10 @@ def _apply(state: State, position: Position, problems: list[str]) -> State:
     causeway = x.get("causeway")
     if causeway is not None and not isinstance(causeway, bool):
         problems.append("'causeway' is true (launched) or false (the US went to the Philippines)")
+    if state.since(15):  # ruling E54: a flag written as a word or a number is refused, never read as true
+        problems += [f"'{key}' is true ({what}) or false" for key, what in (
+            ("collapse_checked", "the China Collapse roll was made, 4.1"), ("b29_used", "the B-29 raid was used, 8.9"))
+            if key in x and not isinstance(x[key], bool)]
     roll_turn = int(d.scenario["turn_start"]["causeway_roll_turn"])
     if causeway is None and (position.turn > roll_turn or (position.turn == roll_turn and position.phase != "start")):
         problems.append(f"past the start of Turn {roll_turn}, say whether 'causeway' was launched (5.2)")
@@ -108,6 +113,8 @@ def _apply(state: State, position: Position, problems: list[str]) -> State:
     draws = _draws(x.get("draw", {}), pool, d, problems)
     control, found = control_after(state.jp_control, position, "japanese", units)
     problems += found
+    if state.since(15) and causeway and beachheads:  # ruling E53
+        problems += _beachhead_problems(d, beachheads, control, units)
     if problems:
         raise SetupError("position", problems)
     control = frozenset(h for h in control if tracked(d, h))
@@ -117,7 +124,7 @@ def _apply(state: State, position: Position, problems: list[str]) -> State:
                      jp_control=control, ever_allied=frozenset(d.tagged("jp-city") - control),
                      plans=dict(plans), causeway=causeway, beachheads=dict(beachheads),
                      collapse_checked=bool(x.get("collapse_checked", False)), b29_used=bool(x.get("b29_used", False)))
-    if not phase_applies(placed, position.phase) and position.phase != "start":
+    if position.phase != "start" and not phase_applies(placed, position.phase):  # "start" is no 5.1 phase
         raise SetupError("position", [f"Phase {position.phase} is not played {'after' if causeway else 'without'} "
                                       "Causeway (5.0)"])
     over = [f"{h}: {bad}" for h in sorted({u.hex for u in placed.on_map()}) for bad in [_overstacked(placed, h)] if bad]
@@ -141,6 +148,27 @@ def _before_causeway(state: State, position: Position, units: dict, causeway, ro
     if not causeway:
         problems += [f"{uid}: US units come into play only once Causeway is launched (5.3)"
                      for uid in sorted(position.units) if uid in units and units[uid].nation == "us"]
+    return problems
+
+
+def _beachhead_problems(d, beachheads: dict, control, units: dict) -> list[str]:
+    """Ichi-Go 5.3 items 4 and 12, 4.4, 7.5 (rules version 15, ruling E53): the Formosa beachhead marker lies in
+    Takao-Tainan and the mainland one in a port city of the mainland landing (ruling R10); a beachhead hex the
+    Japanese control has already won them the game (4.4: the instant they gain control of it), so a position holding
+    one is no state of play (as a Japanese unit in it is not, E47). A game created under version 14 or before read
+    such a position as given (and ended at its first order)."""
+    problems = []
+    formosa = d.place(d.scenario["causeway"]["us_formosa_landing_hex"])
+    kinds = {"formosa": ([formosa], f"{formosa}, {place_name(formosa)} (5.3 item 4)"),
+             "mainland": (mainland_landings(d), f"one of the port cities {', '.join(mainland_landings(d))} "
+                                                "(5.3 item 12, ruling R10)")}
+    for where, h in sorted(beachheads.items()):
+        allowed, which = kinds[where]
+        if h not in allowed:
+            problems.append(f"beachheads: the {where} beachhead is {which}, not {h if isinstance(h, str) else repr(h)}")
+        elif h in control and not any(u.side == "japanese" and u.on_map and u.hex == h for u in units.values()):
+            problems.append(f"beachheads: the US beachhead hex {h} is Japanese-controlled: the Japanese won the "
+                            "instant they gained control of it (4.4)")
     return problems
 
 

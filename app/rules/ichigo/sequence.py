@@ -17,7 +17,7 @@ import weakref
 from collections.abc import Iterator
 from itertools import combinations, combinations_with_replacement
 
-from app.rules.base import Command, Owed
+from app.rules.base import Candidate, Command, Owed
 from app.rules.engine.decision import Decision
 from app.rules.engine.syntax import ParseContext, SlotType
 from app.rules.engine.table import OVER, StatesTable, Step, order
@@ -391,6 +391,90 @@ def _drop_candidates(state: State, side: str) -> Iterator[dict]:
 def _supply_candidates(state: State, side: str) -> Iterator[dict]:
     for h in sorted({u.hex for u in state.on_map("allied") if u.nation == "us"}):
         yield {"hex": h}
+
+
+MAX_SUBSET = 6  # the units an advance or an attack names in every combination (2**6 - 1 = 63 orders at most)
+
+
+def more_orders(state: State, side: str) -> Iterator[Candidate]:
+    """Ruling E55 (rules version 15): every order of a kind whose candidates name only a few, for the list of legal
+    orders and a unit's orders (app/rules/legal.py `listed_candidates`): a stack that has not moved, moving as one
+    (10.3) to each hex within two; an airlift to every friendly city (8.10, 8.11, not the three nearest the enemy
+    only); an attack or a momentum attack by every set of the units that may make it (not all of them only), an
+    advance by every set of the survivors (not all or the first only; 11.2, 11.5, 11.24, 11.25), up to MAX_SUBSET
+    units. The few candidates stay what the random player draws from, as they were; the decider keeps the orders
+    it accepts. A game created under version 14 or before lists the few, as played."""
+    if not state.since(15):
+        return
+    if state.pending:
+        p = state.pending[0]
+        if p["side"] != side or p["kind"] not in ("advance", "momentum"):
+            return
+        units = list(p["data"]["units"])
+        if p["kind"] == "advance":
+            for group in _subsets(units, skip=({*units}, {units[0]})):
+                yield Candidate("advance", tuple(group), text=f"advance {' '.join(group)}")
+            return
+        d = state.data
+        for t in d.neighbours(state.units[units[0]].hex):
+            if any(x.side != side for x in state.at(t)):
+                for group in _subsets(units, skip=({*units},)):
+                    yield Candidate("attack", (t,), text=f"attack {t} with {' '.join(group)}")
+        return
+    if state.nation_now() is None or phase_side(state) != side:
+        return
+    if state.mode() == "move":
+        yield from _every_stack_move(state, side)
+        if airpower.airlift_open(state, state.nation_now()):
+            yield from _every_airlift(state, side)
+    elif state.mode() == "fight":
+        yield from _every_attack(state, side)
+
+
+def _subsets(units: list[str], skip: tuple = ()) -> Iterator[list[str]]:
+    """Every non-empty set of `units` (at most MAX_SUBSET of them, else none) but those in `skip`, largest first."""
+    if len(units) > MAX_SUBSET:
+        return
+    for n in range(len(units), 0, -1):
+        for group in combinations(units, n):
+            if set(group) not in [set(x) for x in skip]:
+                yield list(group)
+
+
+def _every_stack_move(state: State, side: str) -> Iterator[Candidate]:
+    """Ichi-Go 10.3, 10.14, 10.15: each stack of units that have not moved, as one order (a stack moves together on
+    one roll), to every land hex within two (`_move_candidates` names each unit alone, and the stack under way)."""
+    stacks: dict[str, list[str]] = {}
+    for u in _own(state, side):
+        if not u.done and u.mp < 0 and u.id not in state.mover:
+            stacks.setdefault(u.hex, []).append(u.id)
+    for h, ids in stacks.items():
+        if len(ids) > 1:
+            for dest in _within_two(state.data, h):
+                yield Candidate("move", tuple(ids), text=f"move {' '.join(ids)} to {dest}")
+
+
+def _every_airlift(state: State, side: str) -> Iterator[Candidate]:
+    """Ichi-Go 8.10, 8.11: each unit `_airlift_candidates` names, to every other city of its side (the decider
+    keeps the friendly mainland ones, Formosa's too for the 11th Airborne)."""
+    cities = sorted(h for h in state.data.feature("city") if h not in state.jp_control)
+    for u in _own(state, side):
+        if u.mp < 0 and not u.done and u.hex in cities:
+            for h in cities:
+                if h != u.hex:
+                    yield Candidate("airlift", (u.id,), text=f"airlift {u.id} to {h}")
+
+
+def _every_attack(state: State, side: str) -> Iterator[Candidate]:
+    """Ichi-Go 11.2, 11.5: each adjacent enemy hex attacked by every set of the units next to it that have not
+    attacked (`_attack_candidates` names all of them together)."""
+    d = state.data
+    own = [u for u in _own(state, side) if not u.attacked]
+    targets = sorted({n for u in own for n in d.neighbours(u.hex) if any(x.side != side for x in state.at(n))})
+    for t in targets:
+        units = [u.id for u in own if t in d.neighbours(u.hex)]
+        for group in _subsets(units, skip=({*units},)):
+            yield Candidate("attack", (t,), text=f"attack {t} with {' '.join(group)}")
 
 
 # -- the states table (5.1): each step's prompt, the orders it takes and their handlers -----------------------

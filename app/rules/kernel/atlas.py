@@ -4,12 +4,14 @@ docs/map-format.md), and plays on their `Atlas`.
 
 An Atlas answers the questions a `GameMap` answers (terrain, hexsides, features, names, tags, neighbours,
 distance), each from the sheet the hex lies on, so the kernel's movement, ZOC, retreat and path code runs on it
-unchanged. Sheets join nowhere: a hex's neighbours are on its own sheet, and a distance between sheets is an
-error. One file per sheet keeps a reconstructed sheet replaceable on its own.
+unchanged. Sheets join nowhere: a hex's neighbours are on its own sheet, no hex is adjacent to one on another sheet,
+and no distance joins two sheets (`distance` answers infinity: no range reaches across, and no caller can fail on
+it). One file per sheet keeps a reconstructed sheet replaceable on its own.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -97,10 +99,18 @@ class Atlas:
         return self.sheet(h).neighbours(h)
 
     def adjacent(self, a: Hex, b: Hex) -> bool:
-        return a.sheet == b.sheet and self.sheet(a).adjacent(a, b)
+        """False for hexes on two sheets, or on none of this atlas's."""
+        m = self._sheets.get(a.sheet)
+        return a.sheet == b.sheet and m is not None and m.adjacent(a, b)
 
-    def distance(self, a: Hex, b: Hex) -> int:
-        return self.sheet(a).distance(a, b)
+    def distance(self, a: Hex, b: Hex) -> float:
+        """Hexes counted from ``a`` to ``b`` on their sheet; `math.inf` for hexes on two sheets, or on none of this
+        atlas's: no distance joins them, so every range (``<= 2``) excludes them and every comparison still answers
+        (never a ValueError a game would turn into a server error)."""
+        m = self._sheets.get(a.sheet)
+        if a.sheet != b.sheet or m is None:
+            return math.inf
+        return m.distance(a, b)
 
     # -- terrain, features, names, tags -------------------------------------------------------------------
     def terrain_of(self, h: Hex) -> str:

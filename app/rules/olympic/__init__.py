@@ -24,10 +24,11 @@ def played_under(state: State, version: str) -> State:
     was released by any American unit next to it once an order's American moves were done, not by the hexes an
     American unit passed, nor by an American retreat in the Japanese Forces Combat Phase (R43); version 8: the
     Fukuoka/Imari Tokko note was looked for again for each group, so zone dice followed once the units off Fukuoka
-    and Imari were gone (R44)."""
+    and Imari were gone (R44); version 9: the list of legal orders named only the few candidates each kind
+    of order tries (R49)."""
     if version and int(version) >= RULES_VERSION:
         return state
-    if version and int(version) in (2, 3, 4, 5, 6, 7, 8):
+    if version and int(version) in (2, 3, 4, 5, 6, 7, 8, 9):
         return replace(state, rules_version=int(version))
     first = {uid: replace(u, order=0) for uid, u in state.units.items()
              if u.status == "map" and state.data.unit(uid).setup is None}
@@ -43,7 +44,8 @@ GAME = Game(
     # than needed (R40), the Tokko's Fukuoka/Imari note takes units hex by hex (R41), a stack moved or retreating
     # together keeps its order (R42); 8: a unit is released when an American unit moves next to it, by any hex of
     # its path, across an all-sea hexside too (R43); 9: the Fukuoka/Imari Tokko note, once it applies, takes every
-    # group of the strike by hex identity (R44); older games are decided as played
+    # group of the strike by hex identity (R44); 10: the list holds every landing, attack with each set of attackers and
+    # advance, exchange loss, move, placement and retreat hex (R49); older games are decided as played
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"solitaire": "The invasion of Kyushu, 1 November 1945: ten weeks, the Japanese played by doctrine"},
@@ -56,7 +58,7 @@ GAME = Game(
     after_order=victory.sudden_death,
     played_under=played_under,
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
-            "previews": view.PREVIEWS,
+            "previews": view.PREVIEWS, "more_orders": sequence.more_orders,
             # the American's losses to the programmed Japanese attacks (docs/play-by-email.md, "Standing orders")
             "standing": {"losses": {}}, "stakes": victory.stakes,
             # the final count's reading, its weight growing toward the end, and moves toward what it needs:

@@ -321,9 +321,8 @@ def release_contacts(d: Decision) -> None:
     before: every unreleased unit next to an American unit on land once the order's American moves are done."""
     state: State = d.state
     near = entered_by_americans(d) if state.since(8) else state.hexes_of("american")
-    american = [H(h) for h in near]
-    found = sorted(u.id for u in state.on_map("japanese") if not u.released
-                   and any(d.data.map.adjacent(H(u.hex), a) for a in american))
+    around = {n for h in near for n in d.data.map.neighbour_labels(h)}  # on-map neighbours: every unit's hex is one
+    found = sorted(u.id for u in state.on_map("japanese") if not u.released and u.hex in around)
     if found:
         d.emit(UnitsReleased(found, "an American unit moved next to them (Olympic 14.3, ruling R43)"
                              if state.since(8) else "an American unit next to them (Olympic 14.3)"))

@@ -11,6 +11,7 @@ hex found first, hexes being taken in order of their key).
 """
 from __future__ import annotations
 
+import functools
 import heapq
 from dataclasses import dataclass
 
@@ -55,10 +56,16 @@ def secondaries(state: State) -> list[str]:
 
 def _search(state: State, targets: list[str], ranked: bool) -> dict[str, tuple]:
     """Backward Dijkstra from `targets`: for every hex a Japanese unit could start from, (key, next hop) where
-    key = (movement points, terrain rank, -identity, destination) of its best destination (14.52-14.58)."""
-    data = state.data
+    key = (movement points, terrain rank, -identity, destination) of its best destination (14.52-14.58). The
+    search reads nothing but the map, the targets and the hexes closed to it, so one Japanese phase (whose moves
+    seldom change either) and a replay folding the same game again find it once (the answer is only read)."""
+    closed = frozenset(american_land(state) | state.zoc_of("american"))
+    return _searched(state.data, tuple(targets), closed, ranked)
+
+
+@functools.lru_cache(maxsize=256)
+def _searched(data, targets: tuple[str, ...], closed: frozenset[str], ranked: bool) -> dict[str, tuple]:
     links, mp = data.land_links, data.land_mp
-    closed = american_land(state) | state.zoc_of("american")
     best: dict[str, tuple] = {}
     heap: list = []
     for t in targets:
@@ -225,17 +232,17 @@ def _entry(state: State, unit_id: str) -> dict:
 
 # -- the combat phase (8.51-8.53, R21) --------------------------------------------------------------------------
 def _pairs(state: State) -> dict[str, list[str]]:
-    """R21: which Japanese unit is in position to attack which American unit."""
-    from app.rules.olympic.combat import adjacent_land
-
+    """R21: which Japanese unit is in position to attack which American unit (both on land: next to each other
+    on land is a land link, `combat.adjacent_land` for two land hexes)."""
     data = state.data
+    links = data.land_links
     minimum = data.crt_raw["table"]["minimum"]
-    americans = [a for a in state.on_map("american") if data.is_land(H(a.hex)) and not a.defended]
+    americans = [a for a in state.on_map("american") if a.hex in links and not a.defended]
     out: dict[str, list[str]] = {}
     for j in state.on_map("japanese"):
-        if j.attacked or not data.is_land(H(j.hex)):
+        if j.attacked or j.hex not in links:
             continue
-        near = [a.id for a in americans if adjacent_land(data, j.hex, a.hex) and j.strength - a.strength >= minimum]
+        near = [a.id for a in americans if a.hex in links[j.hex] and j.strength - a.strength >= minimum]
         if near:
             out[j.id] = near
     return out

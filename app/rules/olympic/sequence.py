@@ -5,8 +5,9 @@ legal orders and `verify` all re-decide the same thing."""
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import combinations
 
-from app.rules.base import Owed
+from app.rules.base import Candidate, Owed
 from app.rules.engine.decision import Decision
 from app.rules.engine.syntax import words_of
 from app.rules.engine.table import StatesTable, Step, order
@@ -32,8 +33,9 @@ from app.rules.practice import NoOrder
 
 H = Hex.parse
 SEQ = "Olympic sequence"
-R14, R17, R18 = "Olympic ruling R14", "Olympic ruling R17", "Olympic ruling R18"
+R10, R14, R17, R18 = "Olympic ruling R10", "Olympic ruling R14", "Olympic ruling R17", "Olympic ruling R18"
 C14_4 = "Olympic 14.4"  # the Tokko procedure, which places the first invasion at sea
+ONE_ZONE_HEX = "the units an order places go to sea in one invasion zone hex, three at most (ruling R14)"
 
 
 # -- naming units --------------------------------------------------------------------------------------------
@@ -90,7 +92,8 @@ def _retreat_candidates(state: State, side: str):
 
 class Standing(American):
     @order("retreat toward HEX", "Olympic ruling R24", "where American units retreat when the Japanese attack",
-           _retreat_candidates)
+           _retreat_candidates, forbidden=(("retreat toward HEX HEX [HEX ...]", "Olympic ruling R24",
+                                            "the standing retreat order names one land hex to retreat toward"),))
     def retreat(self, d: Decision, hex: str) -> None:
         if not d.data.map.on_map(H(hex)) or not d.data.is_land(H(hex)):
             d.refuse("Olympic ruling R24", f"{hex} is not a land hex of the map")
@@ -143,7 +146,7 @@ class Placement(American):
         return _label(s, "place the invasion force in the invasion zones (American Amphibious Assault Phase)")
 
     @order("place UNIT [UNIT ...] at HEX", "Olympic 14.4", "place units at sea in an invasion zone hex",
-           _placement_candidates)
+           _placement_candidates, forbidden=(("place UNIT [UNIT ...] at HEX HEX [HEX ...]", C14_4, ONE_ZONE_HEX),))
     def place(self, d: Decision, units: list[str], hex: str) -> None:
         _place_at_sea(d, units, hex, C14_4)
 
@@ -189,9 +192,7 @@ def _assault_candidates(state: State, side: str):
                 continue
             if any(x.side == "japanese" for x in state.stack(label)) or state.militia_intact(label):
                 seen.add(label)
-                near = [x.id for x in state.on_map("american") if state.at_sea(x) and not x.attacked
-                        and combat.adjacent_land(data, x.hex, label)]
-                yield {"hexes": [label], "units": near}
+                yield {"hexes": [label], "units": _next_to(state, label, at_sea=True)}
 
 
 def _invasion_candidates(state: State, side: str):
@@ -208,7 +209,9 @@ class Assault(American):
     def label(self, s: State) -> str:
         return _label(s, "American Amphibious Assault Phase: land or assault from the invasion zones")
 
-    @order("land UNIT [UNIT ...] at HEX", R17, "units at sea come ashore in an adjacent land hex", _land_candidates)
+    @order("land UNIT [UNIT ...] at HEX", R17, "units at sea come ashore in an adjacent land hex", _land_candidates,
+           forbidden=(("land UNIT [UNIT ...] at HEX HEX [HEX ...]", R17, "the units an order lands come ashore in one "
+                       "land hex; land the others with an order of their own"),))
     def land(self, d: Decision, units: list[str], hex: str) -> None:
         state: State = d.state
         ids = resolve(d, units)
@@ -230,10 +233,13 @@ class Assault(American):
     @order("assault HEX [HEX ...] with UNIT [UNIT ...]", R17, "units at sea attack one land hex next to them",
            _assault_candidates)
     def assault(self, d: Decision, hexes: list[str], units: list[str]) -> None:
+        if "advance" in (u.lower() for u in units):  # ruling R50: refused by the rule, not as a unit named "advance"
+            d.refuse(R17, "an amphibious assault names no advance: if it clears the hex, the surviving assaulting "
+                          "units land in it, three at most (rulings R17, R38)")
         combat.american_attack(d, combat.one_hex(d, hexes, R17), resolve(d, units), [], "assault")
 
     @order("place UNIT [UNIT ...] at HEX", R17, "the second invasion: units not yet ashore go to sea",
-           _invasion_candidates)
+           _invasion_candidates, forbidden=(("place UNIT [UNIT ...] at HEX HEX [HEX ...]", R17, ONE_ZONE_HEX),))
     def place(self, d: Decision, units: list[str], hex: str) -> None:
         state: State = d.state
         if state.turn == 1 or state.invasion_turn not in (None, state.turn):
@@ -290,7 +296,9 @@ class Movement(Standing):
     name = "movement"
 
     @order("move UNIT [UNIT ...] to HEX:to [via HEX [HEX ...]]", "Olympic ruling R10",
-           "move units by the cheapest way (through the via hexes)", _move_candidates)
+           "move units by the cheapest way (through the via hexes)", _move_candidates,
+           forbidden=(("move UNIT [UNIT ...] to HEX:to HEX:more [HEX:more ...] [via HEX [HEX ...]]", R10,
+                       "a move goes to one hex; the hexes it passes through are named after 'via'"),))
     def move(self, d: Decision, units: list[str], to: str, hexes: list[str]) -> None:
         data = d.data
         ids = resolve(d, units)
@@ -378,14 +386,21 @@ def _same_hex(unit: str, hex_: str, first: bool, via: bool) -> str:
 
 
 def _attack_candidates(state: State, side: str):
-    data = state.data
     for target in sorted(state.hexes_of("japanese") | state.intact_militia()):
         if target in state.attacked_hexes:
             continue
-        near = [u.id for u in state.on_map("american") if not u.attacked and not state.at_sea(u)
-                and combat.adjacent_land(data, u.hex, target)]
+        near = _next_to(state, target, at_sea=False)
         if near:
             yield {"hexes": [target], "units": near}
+
+
+def _next_to(state: State, target: str, at_sea: bool) -> list[str]:
+    """The American units (by id) that have not attacked this phase, at sea or ashore, next to `target` and not
+    across an all-sea hexside: those that may attack or assault it (8.8, R17, R30)."""
+    data = state.data
+    around = set(data.map.neighbour_labels(target))
+    return [u.id for u in state.on_map("american") if u.hex in around and not u.attacked
+            and state.at_sea(u) == at_sea and combat.adjacent_land(data, u.hex, target)]
 
 
 class Combat(Standing):
@@ -457,7 +472,8 @@ class Reinforcement(Standing):
     name = "reinforcement"
 
     @order("place UNIT [UNIT ...] at HEX", R18, "place arrived or returning units on a beachhead",
-           _reinforce_candidates)
+           _reinforce_candidates, forbidden=(("place UNIT [UNIT ...] at HEX HEX [HEX ...]", R18,
+                                              "the units an order places go on one beachhead"),))
     def place(self, d: Decision, units: list[str], hex: str) -> None:
         state: State = d.state
         ids = resolve_available(d, units)
@@ -607,7 +623,10 @@ class JapaneseCombat(Japanese):
         return policy.next_attack(s)
 
     @order("jattack UNIT on UNIT:target", "Olympic 8.52", "a programmed Japanese attack",
-           _programmed(policy.next_attack, "jattack"))
+           _programmed(policy.next_attack, "jattack"),
+           forbidden=(("jattack UNIT on UNIT:target UNIT:more [UNIT:more ...]", "Olympic 8.52",
+                       "one Japanese unit attacks one American unit (ruling R25): in a stack, the strongest first, "
+                       "then the top"),))
     def jattack(self, d: Decision, unit: str, target: str) -> None:
         expected = policy.next_attack(d.state)
         _expect(d, expected, "jattack", unit=unit, target=target)
@@ -628,3 +647,149 @@ TABLE = StatesTable(
      JapaneseMovement(), JapaneseCombat()],
     sequence_case="Olympic sequence of play",
 )
+
+
+# -- every order, for the list (ruling R49, rules version 10) -------------------------------------------------------
+SUBSETS_UP_TO = 5  # units next to one hex: every set of them is tried up to this many; beyond, singles, pairs, stacks
+
+
+def more_orders(state: State, side: str):
+    """Ruling R49 (rules version 10): the orders the candidates above leave out, for the list of legal orders and a
+    unit's or hex's orders (app/rules/legal.py `listed_candidates`): every landing hex of each unit at sea and of
+    each stack, every set of the units next to a hex in an attack or assault and every set of them to advance (three
+    at most, 8.9), every set of attackers an exchange may eliminate (8.9, R40), every hex each unit (and each
+    stack) may move to, every invasion zone hex each unit may be placed in and every beachhead each unit may be
+    placed on, and the standing retreat toward every beachhead and every hex American units hold. The candidates
+    above stay what the random player draws from, as they were; the decider keeps those it accepts. Version 9 and
+    before listed the candidates alone."""
+    if not state.since(10) or side != "american" or state.side != side:
+        return
+    if state.pending:
+        if state.pending[0].get("kind") == "losses":
+            yield from _every_loss(state)
+        return
+    step = state.step
+    if step == "placement":
+        yield from _every_placement(state)
+    elif step == "assault":
+        yield from _every_landing(state)
+        yield from _every_attack(state, "assault")
+        if state.turn > 1 and state.invasion_turn in (None, state.turn):
+            yield from _every_placement(state)
+    elif step == "movement":
+        yield from _every_move(state)
+    elif step == "combat":
+        yield from _every_attack(state, "american")
+    elif step == "reinforcement":
+        yield from _every_reinforcement(state)
+    if step in ("movement", "combat", "reinforcement"):
+        yield from _every_retreat_hex(state)
+
+
+def _bottom_up(state: State, hex_label: str, keep) -> list[str]:
+    """The units of a hex that `keep` accepts, from the bottom of the stack up (R42: a stack named so keeps its top)."""
+    return [u.id for u in state.stack(hex_label)[::-1] if keep(u)]
+
+
+def _every_placement(state: State):
+    data = state.data
+    cap = data.scenario["stacking"]["max_units"]
+    units = [u.id for u in state.available()]
+    for h in sorted(str(h) for z in data.zones for h in data.zone_hexes(z)):
+        if len(state.stack(h)) < cap:
+            for uid in units:
+                yield Candidate("place", (), text=f"place {uid} at {h}")  # every unit is named above already
+
+
+def _every_landing(state: State):
+    ready = [u for u in state.on_map("american") if state.at_sea(u) and not u.attacked]
+    for u in ready:
+        for h in _land_targets(state, u):
+            yield Candidate("land", (u.id,), text=f"land {u.id} at {h}")
+    for sea in sorted({u.hex for u in ready}):
+        stack = _bottom_up(state, sea, lambda u: not u.attacked)
+        if len(stack) > 1:
+            for h in _land_targets(state, state.unit(stack[0])):
+                yield Candidate("land", tuple(stack), text=f"land {' '.join(stack)} at {h}")
+
+
+def _sets(state: State, units: list[str]) -> list[tuple[str, ...]]:
+    """The sets of `units` an attack tries: every one while they are few; else each unit, each pair, each hex's
+    stack and all of them."""
+    if len(units) <= SUBSETS_UP_TO:
+        return [c for k in range(1, len(units) + 1) for c in combinations(units, k)]
+    stacks = {}
+    for uid in units:
+        stacks.setdefault(state.unit(uid).hex, []).append(uid)
+    found = [c for k in (1, 2) for c in combinations(units, k)] + [tuple(s) for s in stacks.values()] + [tuple(units)]
+    return list(dict.fromkeys(found))
+
+
+def _every_attack(state: State, kind: str):
+    data = state.data
+    limit = data.crt_raw["exchange"]["advance_limit"]
+    verb = "assault" if kind == "assault" else "attack"
+    for target in sorted(state.hexes_of("japanese") | state.intact_militia()):
+        if target in state.attacked_hexes:
+            continue
+        near = _next_to(state, target, at_sea=kind == "assault")
+        for chosen in _sets(state, near):
+            text = f"{verb} {target} with {' '.join(chosen)}"
+            yield Candidate(verb, (target,), text=text)
+            if kind == "assault":
+                continue
+            advances = [c for k in range(1, min(limit, len(chosen)) + 1) for c in combinations(chosen, k)] \
+                if len(chosen) <= SUBSETS_UP_TO else [(uid,) for uid in chosen] + [chosen[:limit]]
+            for adv in advances:
+                yield Candidate(verb, (target,), text=f"{text} advance {' '.join(adv)}")
+
+
+def _every_loss(state: State):
+    """8.9 Ex (R40): every set of the attackers whose printed strengths reach the loss owed, no unit of it spare."""
+    p = state.pending[0]
+    strength = {uid: state.unit(uid).strength for uid in p["attackers"]}
+    tried = 0
+    for k in range(1, len(strength) + 1):
+        for combo in combinations(p["attackers"], k):
+            tried += 1
+            if tried > 4096:
+                return
+            paid = sum(strength[u] for u in combo)
+            if paid >= p["required"] and all(paid - strength[u] < p["required"] for u in combo):
+                yield Candidate("lose", combo, text=f"lose {' '.join(combo)}")
+
+
+def _every_move(state: State):
+    data = state.data
+    sit = _situation(state)
+    ready = [u for u in state.on_map("american") if not u.moved and not state.at_sea(u)]
+    reached = {u.id: _american_reach(data, H(u.hex), data.unit(u.id).movement, sit) for u in ready}
+    cap = data.scenario["stacking"]["max_units"]
+    there: dict[str, int] = {}
+    for u in state.on_map("american"):
+        there[u.hex] = there.get(u.hex, 0) + 1
+    for u in ready:
+        for h in sorted(map(str, reached[u.id].hexes()), key=int):
+            if h != u.hex and there.get(h, 0) < cap:
+                yield Candidate("move", (u.id,), text=f"move {u.id} to {h}")
+    for here in sorted({u.hex for u in ready}):
+        stack = _bottom_up(state, here, lambda u: not u.moved)
+        if len(stack) < 2:
+            continue
+        common = set.intersection(*(set(map(str, reached[uid].hexes())) for uid in stack))
+        for h in sorted(common, key=int):
+            if h != here and there.get(h, 0) + len(stack) <= cap:
+                yield Candidate("move", tuple(stack), text=f"move {' '.join(stack)} to {h}")
+
+
+def _every_reinforcement(state: State):
+    units = [u.id for u in state.available()]
+    for h in state.beachheads:
+        for uid in units:
+            yield Candidate("place", (), text=f"place {uid} at {h}")  # every unit is named above already
+
+
+def _every_retreat_hex(state: State):
+    held = sorted(state.hexes_of("american"), key=hex_identity)
+    for h in dict.fromkeys([*state.beachheads, *held]):
+        yield Candidate("retreat", (), text=f"retreat toward {h}")

@@ -17,13 +17,14 @@ from app.rules.kernel.paths import TraceSituation, trace
 SIDES = ("american", "japanese")
 AMERICAN_STEPS = ("placement", "assault", "movement", "combat", "reinforcement")
 JAPANESE_STEPS = ("tokko", "doctrine", "japanese-movement", "japanese-combat")
-RULES_VERSION = 9  # the version new games are played under; 2: issue 30 (R29); 3: returns (R33); 4: Game-Turn 4's
+RULES_VERSION = 10  # the version new games are played under; 2: issue 30 (R29); 3: returns (R33); 4: Game-Turn 4's
 # release after its Doctrine Phase (R34); 5: control changes in every hex a unit enters (R35); 6: a unit alone in a
 # secondary destination holds it (R36), a retreat goes by a hex it can be completed from (R39); 7: an exchange
 # takes no unit more than needed (R40), the Fukuoka/Imari Tokko note takes units by hex identity (R41), a
 # stack moved or retreating together keeps its order (R42); 8: a unit is released when an American unit moves
 # next to it, by any hex of its path, a retreat in the Japanese Forces Combat Phase too (R43); 9: the Tokko's
-# Fukuoka/Imari note, once it applies to a strike, takes every group by hex identity (R44); docs/rulings/olympic.md
+# Fukuoka/Imari note, once it applies to a strike, takes every group by hex identity (R44); 10: the list of legal
+# orders holds every landing, attack, advance, loss, move, placement and retreat hex (R49); docs/rulings/olympic.md
 
 
 def created_under(version: str | None) -> int:
@@ -82,13 +83,14 @@ class State(SequencedState):
 
     def on_map(self, side: str | None = None) -> list[Unit]:
         """Units in play, by id: never by the units table's order, which a snapshot does not keep."""
-        return sorted((u for u in self.units.values() if u.status == "map" and (side is None or u.side == side)),
-                      key=lambda u: u.id)
+        return list(self.memo(("on-map", side), lambda: tuple(sorted(
+            (u for u in self.units.values() if u.status == "map" and (side is None or u.side == side)),
+            key=lambda u: u.id))))
 
     def stack(self, hex_label: str) -> list[Unit]:
         """The units in a hex, top of the stack first (ruling R1)."""
-        return sorted((u for u in self.units.values() if u.status == "map" and u.hex == hex_label),
-                      key=lambda u: -u.order)
+        return list(self.memo(("stack", hex_label), lambda: tuple(sorted(
+            (u for u in self.units.values() if u.status == "map" and u.hex == hex_label), key=lambda u: -u.order))))
 
     def hexes_of(self, side: str, land: bool = True) -> set[str]:
         links = self.data.land_links

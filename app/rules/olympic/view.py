@@ -96,6 +96,11 @@ def preview(state: State, command: Command) -> dict:
     """An American attack or assault: differential, column and result for each die (the militia die showing the
     same face), by the same function the order runs."""
     PREVIEWS.check(command)
+    key = ("preview", command.action, command.side, tuple(command.args["hexes"]), tuple(command.args["units"]))
+    return dict(state.memo(key, lambda: _preview(state, command)))  # an advance named changes no die's result
+
+
+def _preview(state: State, command: Command) -> dict:
     from app.rules.olympic.sequence import resolve
 
     case = "Olympic ruling R17" if command.action == "assault" else "Olympic 8.8"

@@ -42,6 +42,7 @@ GAME = Game(
     extras={"game_map": view.game_map, "combat_summary": summary.combat_summary, "preview": view.preview,
             "previews": view.PREVIEWS,
             "visible": fog.visible, "reveals": fog.reveals, "losses": summary.losses, "stakes": victory.stakes,
+            "more_orders": sequence.more_orders,  # ruling E24 (rules version 12)
             "progress": victory.progress, "overstacked": combat.overstacked_count,
             "aims": victory.aims, "search_editions": {"aims": 9},  # the search's moves into the ring (edition 9)
             # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from itertools import combinations
+from functools import partial
+from itertools import chain, combinations
 
-from app.rules.base import Command, Owed
+from app.rules.base import Candidate, Command, Owed
 from app.rules.engine.decision import Decision
 from app.rules.engine.syntax import ParseContext, SlotType
 from app.rules.engine.table import OVER, StatesTable, Step, order
@@ -221,14 +222,20 @@ MAX_CHOICES = 12   # allocations of losses, sets of units to eliminate
 TRIES = 2000  # sets of units to eliminate tried for the list (a big stack has millions of sets of the fewest size)
 
 
+def _movable_groups(state: State, side: str) -> list[list[str]]:
+    """The stack under way (from rules version 10, ruling E21, the units of it still on the map), then every unit
+    that has not moved."""
+    moving = state.moving()
+    groups = [list(moving)] if moving else []
+    return groups + [[u.id] for u in state.on_map(side)
+                     if not (u.static or u.done or u.mp_used > 0 or u.id in state.mover)]
+
+
 def _move_candidates(state: State, side: str) -> Iterator[dict]:
     """The stack under way, then every unit that has not moved (9.0: moving another ends the stack's move; in the
     Reinforcement Phase, those placed in their listed hex: 8.2); each unit's nearest destinations first (by MP,
     then label)."""
-    moving = state.moving()  # from rules version 10 (ruling E21) the units of the stack still on the map
-    groups = [list(moving)] if moving else []
-    groups += [[u.id] for u in state.on_map(side) if not (u.static or u.done or u.mp_used > 0 or u.id in state.mover)]
-    for group in groups:
+    for group in _movable_groups(state, side):
         try:
             units = movement.may_move(state, side, group)
         except OrderError:  # the stack may not move on now: no destination of it would be accepted
@@ -761,6 +768,264 @@ def _outside_its_phase(state: State, action: str) -> tuple[str, str] | None:
     if action == "replace" and state.phase != "reinf":
         return "SNC 8.3", "replacement steps are used first thing in the Japanese Reinforcement Phase"
     return None
+
+
+# -- the orders the list tries after the candidates (rules version 12, ruling E24) --------------------------------
+SUBSETS_UP_TO = 5  # survivors whose every set is offered for an advance (31 sets); more are offered by group
+
+
+def more_orders(state: State, side: str) -> Iterator[Candidate]:
+    """Ruling E24 (rules version 12): orders the rules allow that the candidates (what the random player draws from)
+    never name, for the list of legal orders and `orders for UNIT|HEX` (app/rules/legal.py `listed_candidates`): a
+    landing with the fire support markers not used in the First Operations Phase (8.4, 8.5, 11.1; the 12.0 Wusong
+    landing takes all four), an attack or an overrun with any two of three markers allowed (11.1), the units of one
+    attacking hex alone (10.0), an advance by part of the survivors (10.5.3: any number, up to the stacking limit;
+    6.2), the 10th Army's second hex by part of the units in its landing hex (8.4.1, ruling R34), each survivor of a
+    landing retreating its own way (8.4, ruling E23), every set of reinforcements the interdiction may remove (11.2,
+    ruling R28), a reinforcement placed on every railroad hex it may be (8.2 b)), a stack moving together in a
+    movement phase (9.0; an overrun's units move together, 9.6), one unit of a formation landing alone (8.0, 8.4),
+    two replacements in one order (8.3), every destination past a unit's 40 nearest (9.0), more allocations of losses
+    (10.5.2) and every set of units an overstacked hex may lose, none not needed (6.0). The decider keeps those it
+    accepts. A game created under rules version 11 or before is listed as it was."""
+    if not state.since(12):
+        return
+    if state.pending:
+        p = state.pending[0]
+        data = p["data"]
+        if p["side"] != side:
+            return
+        if p["kind"] == "advance":
+            paths = ([[str(h)] for h in state.data.map.neighbours(Hex.parse(data["from"]))] if data.get("army")
+                     else [[state.battle["hex"]]])
+            found = [{"units": group, "path": path} for group in _parts(state, data["units"]) for path in paths]
+            yield from _as_candidates(state, "advance", found)
+        elif p["kind"] == "retreat" and len(data["units"]) > 1:  # each survivor its own way (ruling E23)
+            found = [{"units": [u], "hex": h} for u in data["units"] for h in data["options"]]
+            yield from _as_candidates(state, "retreat", found)
+        elif p["kind"] == "interdiction":
+            yield from _as_candidates(state, "remove", _removals(state, data))
+        elif p["kind"] == "losses":
+            yield from _as_candidates(state, "lose", _more_losses(state, data))
+        elif p["kind"] == "overstack":
+            yield from _as_candidates(state, "eliminate", _more_eliminations(state, side, data["hex"]))
+        return
+    if state.side != side:
+        return
+    if state.phase == "reinf" and side == "chinese":
+        due = [u for u in reinforcements.due(state, side) if u.status != "returning"]
+        hexes = _rail_hexes(state) if due and "rail" in {o.name for o in TABLE.allowed(state)} else []
+        yield from _as_candidates(state, "rail", [{"units": [u.id], "hex": h} for u in due for h in hexes[1:]])
+        yield from _as_candidates(state, "move", _farther_moves(state, side))
+    elif state.phase == "reinf" and side == "japanese":
+        if state.replacements > 1:  # two reduced units in one order (8.3)
+            reduced = [a["units"][0] for a in _replace_candidates(state, side)]
+            yield from _as_candidates(state, "replace", [{"units": list(c)} for c in combinations(reduced, 2)])
+        yield from _as_candidates(state, "land", _landings_with_markers(state, side))
+        yield from _as_candidates(state, "land", _landings_of_one(state, side))
+        by_hex: dict[str, list[str]] = {}
+        for u in reinforcements.army_going_on(state):
+            by_hex.setdefault(u.hex, []).append(u.id)
+        found = [{"units": group, "hex": str(n)} for h, ids in sorted(by_hex.items())
+                 for group in _parts(state, ids) for n in state.data.map.neighbours(Hex.parse(h))]
+        yield from _as_candidates(state, "advance", found)
+    elif state.mode() in MODES:
+        verb = "attack" if state.mode() == "fight" else "overrun"
+        if verb == "overrun":
+            yield from _as_candidates(state, "move", _stack_moves(state, side))
+        yield from _as_candidates(state, verb, _battles_with_markers(state, side, verb))
+        if verb == "overrun":
+            yield from _as_candidates(state, "move", _farther_moves(state, side))
+
+
+def _as_candidates(state: State, name: str, found) -> Iterator[Candidate]:
+    for o in TABLE.allowed(state):
+        if o.name == name:
+            g = o.grammar
+            for args in found:
+                yield Candidate(name, g.subject(args), render=partial(g.render, args))
+            return
+
+
+def _pairs(kinds: list[str]) -> list[list[str]]:
+    """The sets of markers the candidates leave out: every set but none, one alone and all of them (11.1)."""
+    every = chain.from_iterable(combinations(kinds, n) for n in range(2, len(kinds)))
+    return [list(c) for c in every]
+
+
+def _battles_with_markers(state: State, side: str, verb: str) -> Iterator[dict]:
+    """Each attack (overrun) the candidates name with every other set of the markers allowed there; for an attack
+    from more than one hex, the units of each hex alone."""
+    seen = set()
+    for args in _battle_candidates(verb)(state, side):
+        key = (args["hex"], tuple(args["units"]))
+        if args["support"] or key in seen:
+            continue
+        seen.add(key)
+        origins = {state.units[u].hex for u in args["units"]}
+        kinds = [k for k in ("air", "artillery", "naval")
+                 if combat.support_allowed(state, side, k, args["hex"], verb, origins) is None]
+        for chosen in _pairs(kinds):
+            yield {**args, "support": chosen}
+        if verb == "attack" and len(origins) > 1:
+            for h in sorted(origins):
+                yield {"hex": args["hex"], "units": [u for u in args["units"] if state.units[u].hex == h],
+                       "support": []}
+
+
+def _landings_with_markers(state: State, side: str) -> Iterator[dict]:
+    """Each landing on Chinese units with every set of the air, artillery and naval markers it may take (8.4: those
+    not used in the First Operations Phase), with and without the amphibious marker, each hex's fullest first."""
+    found = []
+    for args in _land_candidates(state, side):
+        h = args["hex"]
+        if args["support"] or not any(x.side != side for x in state.at(h)):
+            continue
+        kinds = [k for k in ("air", "artillery", "naval")
+                 if combat.support_allowed(state, side, k, h, "landing") is None]
+        sets = [list(c) for c in chain.from_iterable(combinations(kinds, n) for n in range(len(kinds), 0, -1))]
+        found.append((args, [s for chosen in sets for s in (["amphibious", *chosen], chosen)]))
+    for i in range(max((len(sets) for _, sets in found), default=0)):  # each hex's fullest first, then the next
+        for args, sets in found:
+            if i < len(sets):
+                yield {**args, "support": sets[i]}
+
+
+def _farther_moves(state: State, side: str) -> Iterator[dict]:
+    """SNC 9.0: the destinations past the MAX_PER_UNIT nearest the candidates name, for each unit or stack they move."""
+    for group in _movable_groups(state, side):
+        try:
+            units = movement.may_move(state, side, group)
+        except OrderError:
+            continue
+        for dest in movement.nearest_destinations(state, side, units)[MAX_PER_UNIT:]:
+            yield {"units": group, "to": dest, "via": []}
+
+
+def _stack_moves(state: State, side: str) -> Iterator[dict]:
+    """SNC 9.0, 9.6: each stack of two or more units that have not moved, moving together (as an overrun's units
+    must), to its nearest destinations."""
+    stacks: dict[str, list[str]] = {}
+    for u in state.on_map(side):
+        if not (u.static or u.done or u.mp_used > 0 or u.id in state.mover):
+            stacks.setdefault(u.hex, []).append(u.id)
+    for _, ids in sorted(stacks.items()):
+        if len(ids) < 2:
+            continue
+        try:
+            units = movement.may_move(state, side, ids)
+        except OrderError:
+            continue
+        for dest in movement.nearest_destinations(state, side, units)[:MAX_PER_UNIT]:
+            yield {"units": ids, "to": dest, "via": []}
+
+
+def _landings_of_one(state: State, side: str) -> Iterator[dict]:
+    """SNC 8.0, 8.4: a unit of a formation landing without the rest (they may be delayed), at each landing hex."""
+    for args in _land_candidates(state, side):
+        if not args["support"] and len(args["units"]) > 1:
+            for uid in args["units"]:
+                yield {"units": [uid], "hex": args["hex"], "support": []}
+
+
+MORE_CHOICES = 60  # allocations of losses and sets of units to eliminate past the candidates' MAX_CHOICES
+
+
+def _more_losses(state: State, data: dict) -> Iterator[dict]:
+    """SNC 10.5.2: the ways to take the steps owed past the candidates' first MAX_CHOICES (at most MORE_CHOICES)."""
+    units = [state.units[u] for u in data["units"]]
+    found: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    def walk(steps: dict, taken: tuple[str, ...]):
+        if len(found) >= MAX_CHOICES + MORE_CHOICES:
+            return
+        if len(taken) == data["count"] or not any(steps.values()):
+            found.setdefault(tuple(sorted(taken)), taken)
+            return
+        for uid in combat.loss_candidates(units, steps):
+            walk({**steps, uid: steps[uid] - 1}, (*taken, uid))
+
+    walk({u.id: u.steps for u in units}, ())
+    for allocation in list(found.values())[MAX_CHOICES:]:
+        yield {"units": list(allocation)}
+
+
+def _more_eliminations(state: State, side: str, h: str) -> Iterator[dict]:
+    """SNC 6.0: sets of units whose elimination brings the hex within the limits, none of them not needed (a larger
+    set than the fewest is one when no unit of it could be spared), past the candidates' (at most MORE_CHOICES, trying
+    at most TRIES sets)."""
+    mf = state.data.params["game"]["mobile_mf"]
+    mine = [u for u in state.at(h) if u.side == side]
+    pieces = [u.piece(mf) for u in mine]
+    listed = {frozenset(a["units"]) for a in _eliminate_candidates(state, side)}
+    n = _fewest(state, side, h)[0]
+
+    def fits(gone: frozenset) -> bool:
+        return not overstacked([p for i, p in enumerate(pieces) if i not in gone], state.data.stacking, H(h))
+
+    found, tried = 0, 0
+    for k in range(n, len(mine) + 1):
+        for gone in combinations(range(len(mine)), k):
+            tried += 1
+            if found >= MORE_CHOICES or tried > TRIES:
+                return
+            ids = frozenset(mine[i].id for i in gone)
+            g = frozenset(gone)
+            if ids not in listed and fits(g) and not any(fits(g - {i}) for i in g):
+                found += 1
+                yield {"units": [mine[i].id for i in gone]}
+
+
+def _rail_hexes(state: State) -> list[str]:
+    """SNC 8.2 b), 9.5.2: every railroad hex a reinforcement may be placed on now, by label (the first is the
+    candidates' own)."""
+    def compute() -> list[str]:
+        to_edge, from_origin = reinforcements.rail_links(state)
+        out = []
+        for h in sorted(str(x) for x in to_edge & from_origin):
+            try:
+                reinforcements.check_rail_hex(state, h)
+            except OrderError:
+                continue
+            out.append(h)
+        return out
+
+    return state.memo(("rail hexes",), compute)
+
+
+def _removals(state: State, data: dict) -> Iterator[dict]:
+    """SNC 11.2 (ruling R28): the sets of this GT's reinforcements that cover the roll with no unit not needed, the
+    fewest units first, at most MAX_CHOICES * 2 of them, trying at most TRIES sets."""
+    units = sorted(data["units"], key=lambda u: (-state.units[u].cf, u))
+    cf = {u: state.units[u].cf for u in units}
+    roll, found, tried = data["roll"], 0, 0
+    for n in range(1, len(units) + 1):
+        for chosen in combinations(units, n):
+            tried += 1
+            if found >= 2 * MAX_CHOICES or tried > TRIES:
+                return
+            total = sum(cf[u] for u in chosen)
+            if total >= roll and all(total - cf[u] < roll for u in chosen):
+                found += 1
+                yield {"units": list(chosen)}
+
+
+def _parts(state: State, ids: list[str]) -> list[list[str]]:
+    """Parts of a group of units that may go on without the rest (10.5.3, 8.4.1): every set but the whole when they
+    are few, else each formation's units, each with one unit more, each hex's units and each unit alone."""
+    ids = sorted(ids)
+    if len(ids) <= SUBSETS_UP_TO:
+        return [list(c) for n in range(len(ids) - 1, 0, -1) for c in combinations(ids, n)]
+    forms: dict[str, list[str]] = {}
+    hexes: dict[str, list[str]] = {}
+    for uid in ids:
+        u = state.units[uid]
+        forms.setdefault(u.formation or uid, []).append(uid)
+        hexes.setdefault(u.hex or "", []).append(uid)
+    out = [g for g in forms.values() if len(g) > 1]
+    out += [sorted([*g, x]) for g in list(out) for x in ids if x not in g]
+    out += [g for g in hexes.values() if 1 < len(g) < len(ids)]
+    out += [[uid] for uid in ids]
+    return list({tuple(g): g for g in out if len(g) < len(ids)}.values())
 
 
 def step_of(state: State) -> str:
