@@ -449,15 +449,8 @@ def hunt_reads(accepted: list, seed: int) -> int:
             if name in done:
                 continue
             done.add(name)
-            pfile = Path(tmp) / f"{name}.json"
-            try:
-                import tomli_w  # noqa: F401
-                have_toml = True
-            except ImportError:
-                have_toml = False
-            if not have_toml:
-                pfile = Path(tmp) / f"{name}.toml"
-                pfile.write_text(_to_toml(pos))
+            pfile = Path(tmp) / f"{name}.toml"
+            pfile.write_text(_to_toml(pos))
             env_db = str(Path(tmp) / "cli.sqlite")
             cmd = [sys.executable, str(ROOT / "cli.py"), "--db", env_db, "new", name, "--position", str(pfile)]
             out = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=ROOT)
