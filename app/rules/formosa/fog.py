@@ -53,8 +53,19 @@ def visible(event, side: str | None, describe) -> bool | str:
     hidden = _hidden_from(event, side)
     if not hidden:
         return True
+    if isinstance(event, core.GameCreated):
+        return created(event)
     text = describe(event)
     return fog.scrub(text, lambda u: u in hidden, ID_PATTERN, lambda u: NAMES.get(side_of(u) or "", "enemy"))
+
+
+def created(event: core.GameCreated) -> str:
+    """A game created from a custom position that names Japanese units (docs/custom-positions.md) is shown to the
+    Allied player by its line only: the position would tell him where the concealed units stand (11.1), so it is
+    left out as every other hidden part of an event is; his own units and every revealed one he reads in the view."""
+    return (f"game created: {event.rules}, scenario {event.scenario}; dice seed committed "
+            f"({event.seed_commitment[:12]}...); from a custom position, its Japanese units hidden from you "
+            "(Formosa 11.1)")
 
 
 def reveals(event) -> bool:
