@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from app.mail.transport import MailConfig
+from app.rules.custom_setup import SetupError
+from app.rules.formosa import GAME
 from app.web import create_app
 from tests.outbox import Outbox
 
@@ -49,3 +53,17 @@ def test_f163_the_allies_read_a_custom_position_game_without_its_concealed_japan
     # the Japanese player's own units: he reads the position as it was given
     row = json.loads(read("japanese", "/games/{g}/export").get_data(as_text=True).splitlines()[1])
     assert row["payload"]["options"]["position"]["units"]["jp-9-7"] == "1013"
+
+
+@pytest.mark.parametrize("change, says", [
+    ({"fleet_sortied": []}, "'fleet_sortied' is true (on an earlier GT) or this GT's result"),
+    ({"fleet_sortied": {}}, "(18.0: the mobile fleet sorties once a game)"),
+    ({"phase": "invasion", "landed": -1}, "'landed' is a list of unit ids (10.2.1)"),
+    ({"phase": "invasion", "pinned": {"us-7-17": 1}}, "'pinned' is a list of unit ids (10.2.1, 10.3, 21.0)"),
+])
+def test_a_marker_key_of_the_wrong_kind_is_refused_naming_the_key_and_its_case(change, says):
+    """Read as a list or a value it is not, such a key failed the reader past its checks (a 500 before the engine
+    caught it as "could not be read"): it is refused naming the key and its case."""
+    with pytest.raises(SetupError) as err:
+        GAME.initial_state("1", {"position": {**POSITION, **change}})
+    assert says in str(err.value)
