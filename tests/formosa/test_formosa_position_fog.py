@@ -32,9 +32,18 @@ def test_f163_the_allies_read_a_custom_position_game_without_its_concealed_japan
     def read(seat, path):
         return client.get(path.replace("{g}", g), headers={"Authorization": f"Bearer {tokens[seat]}"})
 
-    for seat in SIDES:
-        assert client.post(f"/games/{g}/join", json={"seed_text": seat},
+    for seat in SIDES:  # the Japanese seed text begins as a unit id would: the players' words are shown as written
+        assert client.post(f"/games/{g}/join", json={"seed_text": f"jp-{seat}-words"},
                            headers={"Authorization": f"Bearer {tokens[seat]}"}).status_code == 201
+    def write(seat, path, body):
+        return client.post(path.replace("{g}", g), json=body, headers={"Authorization": f"Bearer {tokens[seat]}"})
+
+    # the Allies end their movement: jp-9-7, next to us-7-17, is revealed (11.2); jp-9-19 stays concealed
+    order = write("allied", "/games/{g}/orders", {"order": "end"})
+    assert order.status_code == 201, order.json
+    seq = next(e["seq"] for e in read("allied", "/games/{g}/history").json["events"] if e["type"] == "core.OrderGiven")
+    disputed = write("japanese", "/games/{g}/disputes", {"order_seq": seq, "reason": "jp-words: too early"})
+    assert disputed.status_code == 201, disputed.json
     paths = ("/games/{g}/history", "/games/{g}/export", "/games/{g}/state", "/replay/{g}/",
              "/replay/{g}/frames.json", "/replay/{g}/analysis.json", "/replay/{g}/chances.json",
              "/replay/{g}/map/1.svg")
@@ -43,16 +52,19 @@ def test_f163_the_allies_read_a_custom_position_game_without_its_concealed_japan
         text = answer.get_data(as_text=True)
         # the chances of victory are the arbiter's while the game runs
         assert answer.status_code == (403 if "chances" in path else 200), (path, text[:300])
-        assert "jp-9-7" not in text and "jp-9-19" not in text, path
-    first = read("allied", "/games/{g}/history").json["events"][0]["text"]
-    assert first.startswith("game created: formosa, scenario 1") and "Japanese units hidden from you" in first
-    row = json.loads(read("allied", "/games/{g}/export").get_data(as_text=True).splitlines()[1])
-    assert "payload" not in row and "Japanese units hidden" in row["redacted"]
+        assert "jp-9-19" not in text, path  # concealed at 1014: a "?" counter there, never its id
+    lines = [e["text"] for e in read("allied", "/games/{g}/history").json["events"]]
+    assert lines[0].startswith("game created: formosa, scenario 1") and "the rest is hidden from you" in lines[0]
+    assert any("jp-words: too early" in line for line in lines)
+    rows = [json.loads(line) for line in read("allied", "/games/{g}/export").get_data(as_text=True).splitlines()[1:]]
+    assert "payload" not in rows[0] and "the rest is hidden from you" in rows[0]["redacted"]
+    assert {r["payload"]["seed_text"] for r in rows if r["type"] == "core.PlayerJoined"} == {
+        "jp-allied-words", "jp-japanese-words"}  # every seed text, as the dice need
     allied_mail = [m for m in outbox.sent if "allied@" in m["To"]]
     assert allied_mail and not any("jp-9-" in str(m) for m in allied_mail)
-    # the Japanese player's own units: he reads the position as it was given
+    # the position names the Allied displays and air the Japanese may not read either (11.0): its line only
     row = json.loads(read("japanese", "/games/{g}/export").get_data(as_text=True).splitlines()[1])
-    assert row["payload"]["options"]["position"]["units"]["jp-9-7"] == "1013"
+    assert "payload" not in row and "the rest is hidden from you" in row["redacted"]
 
 
 @pytest.mark.parametrize("change, says", [
