@@ -73,7 +73,7 @@ def test_f163_the_allies_read_a_custom_position_game_without_its_concealed_japan
     ({"phase": "invasion", "landed": -1}, "'landed' is a list of unit ids (10.2.1)"),
     ({"phase": "invasion", "pinned": {"us-7-17": 1}}, "'pinned' is a list of unit ids (10.2.1, 10.3, 21.0)"),
 ])
-def test_a_marker_key_of_the_wrong_kind_is_refused_naming_the_key_and_its_case(change, says):
+def test_10_2_1_18_0_a_key_of_the_wrong_kind_is_refused_naming_the_key_and_its_case(change, says):
     """Read as a list or a value it is not, such a key failed the reader past its checks (a 500 before the engine
     caught it as "could not be read"): it is refused naming the key and its case."""
     with pytest.raises(SetupError) as err:
