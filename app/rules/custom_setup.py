@@ -153,6 +153,15 @@ def counter_values(position, fields: dict, units) -> tuple[dict[str, dict], list
     return changes, problems
 
 
+def unforeseen(exc: BaseException) -> str:
+    """A short account of an exception met while reading a map or position no reader foresaw (engine
+    `Game.initial_state`): its kind and, for a missing key, the key, at most 120 characters of it."""
+    what = {KeyError: "no such entry", IndexError: "an index past the end", OverflowError: "a number too large",
+            RecursionError: "nested too deeply"}.get(type(exc), "a value of another kind")
+    detail = str(exc)[:120]
+    return f"{what}: {detail}" if detail else what
+
+
 def _size(value) -> int:
     return len(value) if isinstance(value, dict | list) else 0
 

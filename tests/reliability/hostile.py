@@ -99,7 +99,7 @@ def check_order(store: Store, game_id: str, order: str, side: str) -> None:
 # order languages do not (superscripts, Arabic-Indic, full-width, mathematical), signs, huge and empty values
 HOSTILE_WORDS = ["\u00b2", "\u0663", "\u0660\u0662\u0660\u0662", "\uff10\uff12\uff10\uff12", "\U0001d7d8\U0001d7d9",
                  "0\u00b202", "-1", "0", "99999999999999999999", "1e9", "", "\x00", "all", "with", "to", "None"]
-ORDER_GAMES = ("skirmish", "snc", "ichigo", "daisenso", "olympic")
+ORDER_GAMES = ("skirmish", "snc", "ichigo", "daisenso", "olympic", "formosa")
 
 
 def _candidates(rules_name: str, game, rng):

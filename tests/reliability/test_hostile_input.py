@@ -55,7 +55,7 @@ def test_damaged_export_files_are_refused_and_nothing_written(exported, import_s
 
 @pytest.fixture(scope="module")
 def languages(tmp_path_factory) -> dict:
-    """Positions along a random game of each rule set (skirmish, SNC, Ichi-Go, Dai Senso, Olympic)."""
+    """Positions along a random game of each rule set (skirmish, SNC, Ichi-Go, Dai Senso, Olympic, Formosa)."""
     return hostile.language_world(str(tmp_path_factory.mktemp("lang") / "games.sqlite3"), orders_per_game=30,
                                   every=10)
 

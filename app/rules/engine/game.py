@@ -21,7 +21,7 @@ from typing import Any
 from app.events.core import DieRolled
 from app.rules import legal
 from app.rules.base import OPTIONAL_MEMBERS, Candidate, Command, NotARuleSet, Outcome, Prompt, conform
-from app.rules.custom_setup import SetupError
+from app.rules.custom_setup import OPTION_KEYS, SetupError, unforeseen
 from app.rules.engine import state as codec
 from app.rules.engine.decision import Decision, FixedDice, ProbeDice
 from app.rules.engine.table import OVER, StatesTable
@@ -90,12 +90,25 @@ class Game:
         created under an older version is then decided as it was played (`played_under`; docs/core.md)."""
         if scenario not in self.scenarios:
             raise ValueError(f"{self.name} has no scenario {scenario!r}; scenarios: {', '.join(self.scenarios)}")
-        state = self.start(self.data(options), scenario, options, version)
+        state = self._started(scenario, options, version)
         # a unit id no order could name: refused for a game created now; a stored one loads as it was stored
         unnameable = self.table.unnameable(getattr(state, "units", ())) if version in (None, self.version) else ()
         if unnameable:  # a position that names its own units (Dai Senso's [[unit]] id), or a game's data
             raise SetupError("position", unnameable)
         return state if version is None or self.played_under is None else self.played_under(state, version)
+
+    def _started(self, scenario: str, options: Mapping, version: str | None) -> Any:
+        """`start` on these options. A custom map or position a game's own reader did not foresee (a list where
+        a word belongs, a number where a list does: `TypeError`, `KeyError`, ...) is refused as a SetupError
+        naming what failed, not let out as an engine fault (a 5xx): bad input gets a clear error and changes
+        nothing. The printed scenario (no map, no position) is the game's own data: its faults stay faults."""
+        if not any(options.get(k) is not None for k in OPTION_KEYS):
+            return self.start(self.data(options), scenario, options, version)
+        try:
+            return self.start(self.data(options), scenario, options, version)
+        except (TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as exc:
+            raise SetupError("position" if options.get("position") is not None else "map", [
+                f"could not be read: {unforeseen(exc)} (each key's form: docs/custom-positions.md)"]) from exc
 
     def evolve(self, state: Any, event: Any) -> Any:
         """An event's effect is its own `apply`; a die roll changes no game state (practice 1)."""
