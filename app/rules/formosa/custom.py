@@ -192,7 +192,7 @@ def _place(state: State, p: Position) -> State:
             if uid in units and uid not in p.units and uid not in where and uid not in p.removed:
                 units[uid] = replace(units[uid], where=box)
     fleet = x.get("fleet_sortied", False)
-    this_gt = fleet in FLEET_RESULTS
+    this_gt = isinstance(fleet, str) and fleet in FLEET_RESULTS  # a list or a map is no result (and unhashable)
     if not isinstance(fleet, bool) and not this_gt:
         problems.append("'fleet_sortied' is true (on an earlier GT) or this GT's result: "
                         f"{', '.join(map(repr, FLEET_RESULTS))} (18.0: the mobile fleet sorties once a game)")
@@ -204,7 +204,7 @@ def _place(state: State, p: Position) -> State:
                         f"(18.0); a position at {p.phase!r} on GT {p.turn} comes before it")
     elif fleet is True and p.turn <= 2:
         problems.append("fleet_sortied: a sortie on an earlier GT was made on GT 2 at the earliest (18.0)")
-    pinned = set(bounded_list(x.get("pinned", []), "pinned", UNIT_ID, "unit ids", problems))
+    pinned = set(bounded_list(x.get("pinned", []), "pinned", UNIT_ID, "unit ids (10.2.1, 10.3, 21.0)", problems))
     if pinned and p.phase not in ("invasion", "naval-transfer", "allied-movement"):
         problems.append("pinned: units that landed, dropped or moved by sea this GT are held in the Allied Movement "
                         "Phase that follows (10.2.1, 10.3, 21.0): a position at invasion (ruling F124), "
@@ -214,7 +214,7 @@ def _place(state: State, p: Position) -> State:
             problems.append(f"pinned: {uid} is not an Allied unit placed in [units]")
         else:
             units[uid] = replace(units[uid], pinned=True)
-    landed = set(bounded_list(x.get("landed", []), "landed", UNIT_ID, "unit ids", problems))
+    landed = set(bounded_list(x.get("landed", []), "landed", UNIT_ID, "unit ids (10.2.1)", problems))
     if landed and p.phase not in ("invasion", "naval-transfer", "allied-movement", "allied-combat"):
         problems.append("landed: units that made an amphibious invasion this GT attack the adjacent Japanese units "
                         "in the ensuing Allied Combat Phase (10.2.1, 10.2.2): a position at invasion (ruling F124), "
@@ -224,7 +224,7 @@ def _place(state: State, p: Position) -> State:
             problems.append(f"landed: {uid} is not an Allied unit placed in [units]")
         else:
             units[uid] = replace(units[uid], landed=True, pinned=units[uid].pinned or p.phase != "allied-combat")
-    markers = _markers_placed(state, units, p, x, pinned | landed, problems) if p.phase == "invasion" else []
+    markers = _markers_placed(state, units, p, x, pinned, landed, problems) if p.phase == "invasion" else []
     _done(units, p, x, problems)
     spent = x.get("kamikaze_spent", 0)
     if not _number(spent):
@@ -358,7 +358,7 @@ def _at_sea(state: State, units: dict, p: Position, x: dict, arrived: tuple[str,
     return tuple(seas)
 
 
-def _markers_placed(state: State, units: dict, p: Position, x: dict, named: set[str],
+def _markers_placed(state: State, units: dict, p: Position, x: dict, pinned: set[str], landed: set[str],
                     problems: list[str]) -> list[tuple[str, str]]:
     """Ruling F124: in the Invasion Phase, the markers under the units that have landed (`landed`: an amphibious
     marker, 10.2.1) or dropped (`pinned` and not landed: a drop zone, 10.3) this phase: (hex, kind) for each. A hex
@@ -367,9 +367,8 @@ def _markers_placed(state: State, units: dict, p: Position, x: dict, named: set[
     data = state.data
     raw_hexes = x.get("attacked_hexes")
     assaulted = set(raw_hexes) if isinstance(raw_hexes, list) and all(isinstance(h, str) for h in raw_hexes) else set()
-    landed = set(x.get("landed") or ())
     by_hex: dict[str, list[str]] = {}
-    for uid in sorted(named):
+    for uid in sorted(pinned | landed):  # as read (`landed` -1 is refused naming its key, not read here again)
         u = units.get(uid)
         if u is not None and u.side == "allied" and is_hex(u.where):
             by_hex.setdefault(u.where, []).append(uid)
