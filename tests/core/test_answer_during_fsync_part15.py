@@ -13,9 +13,7 @@ import pytest
 
 from app.events.receipts import Signer
 from app.events.store import EventStore, NewEvent
-from app.mail.transport import MailConfig
-from app.web import create_app
-from tests.outbox import Outbox
+from tests.core.test_commit_mark_part14 import world
 
 
 def _journal(fd: int, path: str) -> bool:
@@ -26,14 +24,7 @@ def test_the_answer_is_made_during_the_fsync_and_given_after_it(tmp_path, monkey
     """The order's fsync held open: its receipt is signed meanwhile, and the answer does not come until the fsync
     ends (201, the order stored). Answered after its fsync as before, the receipt would wait for the disk."""
     path = str(tmp_path / "api.sqlite3")
-    app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": path, "MAIL_TRANSPORT": Outbox(),
-                      "MAIL": MailConfig()})
-    client = app.test_client()
-    r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"}})
-    game, tokens = r.json["game_id"], r.json["tokens"]
-    for seat in ("red", "blue"):
-        client.post(f"/games/{game}/join", json={"seed_text": seat},
-                    headers={"Authorization": f"Bearer {tokens[seat]}"})
+    _, client, game, tokens = world(path)  # a skirmish game through the API, both seats joined
     steps: list[str] = []
     held, release, signed = threading.Event(), threading.Event(), threading.Event()
     real_fdatasync, real_sign = os.fdatasync, Signer.sign

@@ -84,3 +84,13 @@ def ds12_after_the_roll(die: int = 6):
     z = scenario("zhejiang", stronger)
     _, z = when(z, "attack w4624 with jp-13-army jp-3-tank jp-34-army jp-22-div jp-40-div hq jp-china-hq")
     return when(z, "support cn-3-hq", [die])
+
+
+def ds18_force(raw) -> None:
+    """DS-18's Axis force next to w4624 (Zhejiang): the 22nd Division with a Siamese and a Hopeh Exp unit in w4524,
+    a regular Hopeh unit in w4625."""
+    drop(raw, "jp-22-div")
+    unit(raw, "jp-22-div", "jp-division", "w4524")
+    unit(raw, "th-1", "siam-infantry", "w4524")
+    unit(raw, "hp-exp", "hopeh-exp", "w4524")
+    unit(raw, "hp-1", "hopeh-infantry", "w4625")

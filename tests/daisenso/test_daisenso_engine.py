@@ -22,6 +22,7 @@ from app.rules.errors import IllegalOrder
 from tests.daisenso.helpers import (
     drop,
     ds12_after_the_roll,
+    ds18_force,
     orders,
     position,
     preview,
@@ -228,14 +229,7 @@ def _settle(state):
 
 
 def test_4_2_1_1_ds18_japanese_siamese_and_hopeh_exp_attack_together_but_not_with_a_regular_hopeh():
-    def place(raw):
-        drop(raw, "jp-22-div")
-        unit(raw, "jp-22-div", "jp-division", "w4524")
-        unit(raw, "th-1", "siam-infantry", "w4524")
-        unit(raw, "hp-exp", "hopeh-exp", "w4524")
-        unit(raw, "hp-1", "hopeh-infantry", "w4625")
-
-    z = scenario("zhejiang", place)
+    z = scenario("zhejiang", ds18_force)
     assert "two Minor Countries (hopeh, siam)" in refused(
         z, "attack w4624 with jp-22-div th-1 hp-exp hp-1", "Dai Senso 4.2.1.1")
     events, after = when(z, "attack w4624 with jp-22-div th-1 hp-exp")

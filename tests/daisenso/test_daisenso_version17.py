@@ -10,7 +10,7 @@ import tomllib
 import pytest
 
 from app.rules.daisenso import GAME, data, played_under
-from tests.daisenso.helpers import drop, orders, scenario, unit, when
+from tests.daisenso.helpers import ds18_force, orders, scenario, when
 
 
 def _custom(phasing: str, other: str, hold: str, units: list[tuple], version: str | None, **more):
@@ -27,14 +27,7 @@ def test_4_2_1_1_d71_ds18_each_minor_countrys_force_and_its_hq_are_listed(versio
     with every unit next to the hex is legal (Siamese and regular Hopeh, 4.2.1.1), and each unit alone is weak, so
     version 16 listed the units one by one and no attack with the HQ's Ranged Support; version 17 lists the whole
     force of each Minor Country, with and without the HQ, and each unit with the HQ."""
-    def place(raw):
-        drop(raw, "jp-22-div")
-        unit(raw, "jp-22-div", "jp-division", "w4524")
-        unit(raw, "th-1", "siam-infantry", "w4524")
-        unit(raw, "hp-exp", "hopeh-exp", "w4524")
-        unit(raw, "hp-1", "hopeh-infantry", "w4625")
-
-    z = GAME.initial_state("custom", {"position": _raw_of("zhejiang", place)}, version)
+    z = GAME.initial_state("custom", {"position": _raw_of("zhejiang", ds18_force)}, version)
     listed = orders(z)
     siam = "attack w4624 with hp-exp jp-13-army jp-22-div jp-3-tank th-1"
     hopeh = "attack w4624 with hp-1 hp-exp jp-13-army jp-22-div jp-3-tank"

@@ -272,12 +272,18 @@ def _battle_candidates(verb: str):
 
 def _loss_candidates(state: State, side: str) -> Iterator[dict]:
     """SNC 10.5.2: the ways to take the steps owed that the loss order allows (at most MAX_CHOICES)."""
-    data = state.pending[0]["data"]
+    for allocation in _allocations(state, state.pending[0]["data"], MAX_CHOICES):
+        yield {"units": list(allocation)}
+
+
+def _allocations(state: State, data: dict, limit: int) -> list[tuple[str, ...]]:
+    """SNC 10.5.2: the first `limit` ways to take the steps owed, each once (the same steps lost, in the order the
+    loss order takes them); a larger limit finds the same first ones, then more."""
     units = [state.units[u] for u in data["units"]]
-    found: dict[tuple[str, ...], tuple[str, ...]] = {}  # the same steps lost, in the order the loss order takes them
+    found: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     def walk(steps: dict, taken: tuple[str, ...]):
-        if len(found) >= MAX_CHOICES:
+        if len(found) >= limit:
             return
         if len(taken) == data["count"] or not any(steps.values()):
             found.setdefault(tuple(sorted(taken)), taken)
@@ -286,8 +292,7 @@ def _loss_candidates(state: State, side: str) -> Iterator[dict]:
             walk({**steps, uid: steps[uid] - 1}, (*taken, uid))
 
     walk({u.id: u.steps for u in units}, ())
-    for allocation in found.values():
-        yield {"units": list(allocation)}
+    return list(found.values())
 
 
 def _advance_candidates(state: State, side: str) -> Iterator[dict]:
@@ -932,20 +937,7 @@ MORE_CHOICES = 60  # allocations of losses and sets of units to eliminate past t
 
 def _more_losses(state: State, data: dict) -> Iterator[dict]:
     """SNC 10.5.2: the ways to take the steps owed past the candidates' first MAX_CHOICES (at most MORE_CHOICES)."""
-    units = [state.units[u] for u in data["units"]]
-    found: dict[tuple[str, ...], tuple[str, ...]] = {}
-
-    def walk(steps: dict, taken: tuple[str, ...]):
-        if len(found) >= MAX_CHOICES + MORE_CHOICES:
-            return
-        if len(taken) == data["count"] or not any(steps.values()):
-            found.setdefault(tuple(sorted(taken)), taken)
-            return
-        for uid in combat.loss_candidates(units, steps):
-            walk({**steps, uid: steps[uid] - 1}, (*taken, uid))
-
-    walk({u.id: u.steps for u in units}, ())
-    for allocation in list(found.values())[MAX_CHOICES:]:
+    for allocation in _allocations(state, data, MAX_CHOICES + MORE_CHOICES)[MAX_CHOICES:]:
         yield {"units": list(allocation)}
 
 
