@@ -11,9 +11,11 @@ CATALOG = installed()  # the rule sets installed here
 
 
 def _chinese_moving():
-    """SNC GT 1, the Chinese First Operations Phase declared 'move'; the moves that overstack a hex there."""
+    """SNC GT 1, the Chinese First Operations Phase declared 'move'; the moves that overstack a hex there. Under SNC
+    rules version 11, the last played with edition 5 (version 12's fuller list, E24, comes with edition 11 and has
+    no move in its first forty that overstacks here)."""
     rules = CATALOG.rules("snc")
-    state = rules.initial_state("campaign", {})
+    state = rules.played_under(rules.initial_state("campaign", {}), "11")
     for event in rules.decide(state, rules.parse("declare move move", "chinese", state),
                               SeededDice(next_index=0, seed="t", game_id="t")):
         state = rules.evolve(state, event)
