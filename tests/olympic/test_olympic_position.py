@@ -106,7 +106,8 @@ def test_the_common_vocabulary_and_size_limits_hold_for_olympic_too(store):
         store, {"turn": 2, "phase": "movement", "units": {"us-25-27": "3335"}, "removed": ["us-25-27"]})
     assert "'phase' on Game-Turn 2" in refusal(store, {"turn": 2, "phase": "japanese-losses"})
     assert "phase 'losses' is an exchange's choice" in refusal(store, {"turn": 2, "phase": "losses"})  # [exchange]
-    assert "'phase' on Game-Turn 1" in refusal(store, {"turn": 1, "phase": "movement"})  # sequence A.1
+    assert "there is no American Forces Movement Phase on Game-Turn 1" in refusal(  # sequence A.1's note (R52)
+        store, {"turn": 1, "phase": "movement"})
     too_many = refusal(store, {"turn": 2, "phase": "movement", "released": ["jp-154-1"] * (MAX_ENTRIES + 1)})
     assert f"released: more than {MAX_ENTRIES} entries" in too_many
     assert "beachheads: 'Kagoshima' is not a hex label (XXYY)" in refusal(
