@@ -7,7 +7,8 @@ order changes nothing and rolls no die (`refused` takes no dice)."""
 from __future__ import annotations
 
 import pytest
-from olympic_given import START, given, refused
+from olympic_given import START, given, programmed, refused
+from test_olympic_combat import JP4A, JP4B, US_B
 
 A1, A2, A3, A4 = (f"Olympic sequence A.{n}" for n in (1, 2, 3, 4))
 B1, B2, B3 = (f"Olympic sequence B.{n}" for n in (1, 2, 3))
@@ -62,3 +63,13 @@ def test_ruling_r52_an_exchange_waiting_for_its_losses_refuses_every_other_order
 def test_ruling_r52_the_steps_own_order_by_the_side_not_acting_is_still_refused_by_the_sequence_of_play():
     # the Japanese "end" in an American phase: an order of the step, given out of turn, not out of phase
     assert "it is american's turn" in refused(_at("combat"), "japanese", "end", "Olympic sequence of play")
+
+
+def test_8_52_with_the_14_4_notes_own_hexes_oo_1_2326_is_higher_than_2325():
+    """The 14.4 note's example (2326 is higher than 2325, ruling R1) in play, both ways 8.52 reads identity: two
+    Japanese 4-4s in 2325 and 2326 next to one American unit in 2425: the one in 2325 (the lower) attacks it; one
+    Japanese 4-4 in 2425 next to American units in 2325 and 2326: it attacks the one in 2326 (the higher)."""
+    two = given("japanese-combat", 2, {JP4A: "2326", JP4B: "2325", US: "2425"})
+    assert programmed(two) == f"jattack {JP4B} on {US}"
+    one = given("japanese-combat", 2, {JP4A: "2425", US: "2326", US_B: "2325"})
+    assert programmed(one) == f"jattack {JP4A} on {US}"
