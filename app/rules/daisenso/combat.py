@@ -3,6 +3,8 @@ sequence (4.2.2), column shifts (4.2.3), results (4.2.4), retreats (4.2.5), attr
 advance (4.2.7) and exploitation (4.2.8). Each function takes the order's Decision: it checks, then emits."""
 from __future__ import annotations
 
+from dataclasses import replace
+from fractions import Fraction
 from functools import cache
 
 from app.rules.daisenso import terrain
@@ -24,6 +26,7 @@ from app.rules.daisenso.terrain import H
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.kernel.advance import check_exploitation
+from app.rules.kernel.crt import CRT
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.preview import Preview, preview_attack
 from app.rules.kernel.shifts import Shift, hexside_shift
@@ -241,7 +244,7 @@ def declare(d: Decision, target: str, unit_ids: list[str], hq_id: str | None) ->
         after_results(d)
         return
     attack = sum(state.kind(u).attack for u in attackers) + (state.kind(hq).attack if hq else 0)
-    raw = preview_attack(data.crt, attack, sum(state.kind(u).defense for u in defenders))
+    raw = odds_preview(data.crt, attack, sum(state.kind(u).defense for u in defenders))
     if not raw.allowed:
         d.refuse(C + "4.2.1.1", f"{attack} against {raw.odds.defence} is under a raw 1-3")
     d.emit(AttackDeclared(target, [u.id for u in attackers], hq.id if hq else None, [u.id for u in defenders],
@@ -355,7 +358,18 @@ def _side_shift(state: State, a: str, b: str) -> int:
 def preview(state: State) -> Preview:
     attack, defence, shifts = attack_strengths(state)
     conversion = "weather" if state.weather_at(state.combat.target) else None
-    return preview_attack(state.data.crt, attack, defence, shifts, conversion=conversion)
+    return odds_preview(state.data.crt, attack, defence, shifts, conversion)
+
+
+def odds_preview(crt: CRT, attack: int, defence: int, shifts=(), conversion: str | None = None) -> Preview:
+    """4.2.2 steps 3-4 on the table: the odds, the shifts and each die's result. A Defender Total of 0 (ground units
+    a what-if gave a Defense Factor of 0, ruling D35) divides into no ratio: the odds are greater than any, so they
+    are treated as 9-1, the last column (ruling D78); the totals shown stay the real ones."""
+    if defence:
+        return preview_attack(crt, attack, defence, shifts, conversion=conversion)
+    top = crt.columns()[-1].low  # 9-1: the odds every Attacker Total has against nothing
+    p = preview_attack(crt, top, 1, shifts, conversion=conversion)
+    return replace(p, attack=attack, defence=0, odds=replace(p.odds, attack=Fraction(attack), defence=Fraction(0)))
 
 
 def resolve(d: Decision) -> None:
