@@ -20,3 +20,43 @@ def test_4_2_2_step_3_d78_a_defender_total_of_0_is_odds_greater_than_9_1_so_9_1(
     resolved = events[1]
     assert (resolved.attack, resolved.defence, resolved.odds, resolved.column) == (2, 0, "9-1", "9-1")
     assert after.combat.result == "Dr2 0/1"
+
+
+def _settle(state):
+    """Plays the combat under way to its end by the first open choice, stopping at the advance."""
+    while state.combat is not None:
+        listed = sorted(orders(state))
+        _, state = when(state, "stop" if "stop" in listed else listed[0])
+    return state
+
+
+def test_4_2_5_example_an_hq_a_retreat_enters_took_part_and_gives_no_ranged_support_later():
+    """4.2.5's example ("Doh!"): a KMT army beaten out of w4723 (Dr2) retreats into w4722, where the KMT HQ stands; the
+    HQ joins the retreating force, which then cannot retreat (4.2.5.2) and converts its second hex into a step, and
+    the HQ has taken part in the combat: the next attack of the segment, on w4623 next to it, gets no Ranged Support
+    from it (4.2.1.2), where before that combat the defender could have declared it."""
+    state = position("axis", "western", [
+        ("jp-a", "jp-army", "w4724"), ("jp-b", "jp-army", "w4824"), ("jp-c", "jp-army", "w4522"),
+        ("cn-a", "kmt-army", "w4723"), ("cn-hq", "kmt-hq", "w4722"), ("cn-b", "kmt-army", "w4623")], hold="w4723")
+    _, fresh = when(state, "attack w4623 with jp-c")
+    assert fresh.pending[0]["kind"] == "defender-hq" and "support cn-hq" in orders(fresh)
+    _, state = when(state, "attack w4723 with jp-a jp-b")
+    events, state = when(state, "support", [6])  # 8 v 3: 2-1, die 6: Dr2; w4722 the one hex open (ruling D27)
+    assert events[-2].to == "w4722" and events[-2].joined == ["cn-hq"]
+    assert orders(state) == {"convert cn-a", "convert cn-hq"}  # 4.2.5.3: a force with an HQ retreats no more
+    _, state = when(state, "convert cn-a")
+    state = _settle(state)
+    events, state = when(state, "attack w4623 with jp-c", [3])  # straight to the die: no HQ left to answer
+    assert not any(p["kind"] == "defender-hq" for p in state.pending) and events[1].defence == 3
+
+
+def test_4_2_3_5_clarification_an_hq_that_gave_ranged_support_still_defends_its_own_hex_with_its_shift():
+    """4.2.3.5's clarification: the KMT HQ gave Ranged Support to the defence of w4723 earlier in the segment (a
+    position says so, ruling D36); attacked in its own hex, w4722, it adds its Defense Factor and its HQ shift."""
+    state = position("axis", "western", [
+        ("jp-d", "jp-army", "w4721"), ("jp-e", "jp-army", "w4822"),
+        ("cn-hq", "kmt-hq", "w4722", {"fought": True}), ("cn-a", "kmt-army", "w4723")],
+        hold="w4722", attacked_hexes=["w4723"])
+    shown = preview(state, "attack w4722 with jp-d jp-e")
+    assert (shown["attack"], shown["defence"], shown["defender_may_add_hq"]) == (8, 3, False)
+    assert "1L (Dai Senso 4.2.3.5: defending HQ)" in shown["shifts"]
