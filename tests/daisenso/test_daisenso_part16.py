@@ -2,7 +2,10 @@
 what the text states that the engine did not yet do. Positions built from a few units (tests/daisenso/helpers.py)."""
 from __future__ import annotations
 
-from tests.daisenso.helpers import orders, position, preview, when
+import pytest
+
+from app.rules.daisenso import played_under
+from tests.daisenso.helpers import ds12_after_the_roll, orders, position, preview, refused, when
 
 _NOTHING = {"attack": 1, "defense": 0, "ma": 1}  # a what-if counter with no Defense Factor (ruling D35)
 
@@ -60,3 +63,21 @@ def test_4_2_3_5_clarification_an_hq_that_gave_ranged_support_still_defends_its_
     shown = preview(state, "attack w4722 with jp-d jp-e")
     assert (shown["attack"], shown["defence"], shown["defender_may_add_hq"]) == (8, 3, False)
     assert "1L (Dai Senso 4.2.3.5: defending HQ)" in shown["shifts"]
+
+
+@pytest.mark.parametrize("version", [None, "17"])
+def test_4_2_6_2_d79_a_minor_countrys_two_step_unit_breaks_down_to_its_own_countrys_unit(version):
+    """DS-12's attack rolled a 5, Dr2 0/1, the force held by the KMT HQ's Ranged Support: the Kiangsu 9th War Zone
+    converting a hex into a step takes a one-step unit that could have combined it (4.2.6.2), a Kiangsu Res, not the
+    Hunan or Szechwan Res of the Force Pool (units of other Minor Countries, 4.2.1.1); the KMT HQ, Nationalist China's,
+    takes any of them (4.2.5.3's example gives it a Kiangsu Res). Version 17 and before offered every Res for both."""
+    _, z = ds12_after_the_roll(5)
+    z = played_under(z, version) if version else z
+    war_zone = {o for o in orders(z) if o.startswith("convert cn-9-war-zone")}
+    hq = {o for o in orders(z) if o.startswith("convert cn-3-hq")}
+    assert hq == {f"convert cn-3-hq as {p}-res" for p in ("kiangsu", "hunan", "szechwan")}
+    if version:
+        assert war_zone == {f"convert cn-9-war-zone as {p}-res" for p in ("kiangsu", "hunan", "szechwan")}
+        return
+    assert war_zone == {"convert cn-9-war-zone as kiangsu-res"}
+    assert "may not" not in refused(z, "convert cn-9-war-zone as hunan-res", "Dai Senso 4.2.6.2")

@@ -502,9 +502,23 @@ def loss_choices(state: State, unit: Unit) -> list[str | None]:
         kept = [c for c in k.components if c in unit.holding or pool.get(c, 0) > 0]
         return list(k.components) if not state.since(4) else kept or [None]
     pool = state.force_pool.get(unit.faction, {})
-    members = [m for m in state.data.class_members(k.breaks_to) if pool.get(m.id, 0) > 0]
+    members = [m for m in state.data.class_members(k.breaks_to) if pool.get(m.id, 0) > 0
+               and (not state.since(18) or combines_into(state, m, k))]
     plain = [m.id for m in members if not m.elite]
     return plain or [m.id for m in members] or [None]
+
+
+def combines_into(state: State, one, two) -> bool:
+    """4.2.6.2: the one-step kind ``one`` could have been used to combine the two-step kind ``two``: it shares a
+    nationality with it, or ``two`` is a Major Country's unit whose Chinese group holds ``one``'s country (4.2.5.3's
+    example breaks the KMT HQ down to a Kiangsu Res infantry). A Minor Country's unit combines only its own country's
+    units, so a Kiangsu War Zone breaks down to a Kiangsu Res, never a Hunan one (ruling D79, rules version 18;
+    version 17 and before took any unit of the class)."""
+    if set(one.nations) & set(two.nations):
+        return True
+    countries = state.data.countries
+    groups = {countries[n].group for n in two.nations if countries[n].kind == "major"} - {None}
+    return any(countries[n].group in groups for n in one.nations)
 
 
 def first_loss_units(state: State, force: list[Unit]) -> list[Unit]:
