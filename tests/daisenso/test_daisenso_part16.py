@@ -81,3 +81,20 @@ def test_4_2_6_2_d79_a_minor_countrys_two_step_unit_breaks_down_to_its_own_count
         return
     assert war_zone == {"convert cn-9-war-zone as kiangsu-res"}
     assert "may not" not in refused(z, "convert cn-9-war-zone as hunan-res", "Dai Senso 4.2.6.2")
+
+
+@pytest.mark.parametrize("version", [None, "17"])
+def test_4_2_2_step_3_d80_odds_the_defenders_ranged_support_puts_under_1_3_read_1_3(version):
+    """A Japanese division (2) attacks a US army and infantry (6) in w4723: a raw 1-3, allowed (4.2.1.1); the US HQ's
+    Ranged Support adds 3, 2 against 9, odds under 1-3, which step 3 treats as 1-3: the history reads "1-3", as it
+    reads "9-1" for odds above 9-1. Version 17 and before wrote the ratio, "2-9"."""
+    state = position("axis", "western", [("jp-a", "jp-division", "w4722"), ("us-a", "us-army", "w4723"),
+                                         ("us-i", "us-infantry", "w4723"), ("us-hq", "us-hq", "w4823")],
+                     hold="w4723")
+    state = played_under(state, version) if version else state
+    _, state = when(state, "attack w4723 with jp-a")
+    events, _ = when(state, "support us-hq", [1])
+    resolved = events[2]
+    assert (resolved.attack, resolved.defence, resolved.column) == (2, 9, "1-3")
+    assert resolved.odds == ("2-9" if version else "1-3")
+    assert resolved.describe().startswith("w4723: 2 to 9, " + resolved.odds + " [")

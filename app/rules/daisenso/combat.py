@@ -380,7 +380,10 @@ def resolve(d: Decision) -> None:
     crt = state.data.crt
     printed = crt.lookup(p.column, die).code
     result = crt.lookup(p.column, die, conversion="weather" if state.weather_at(state.combat.target) else None).code
-    d.emit(CombatResolved(state.combat.target, int(p.attack), int(p.defence), p.odds.label.replace(":", "-"),
+    odds = p.odds.label
+    if state.since(18) and p.odds.value < crt.columns()[0].low:  # ruling D80: treated as 1-3 (version 17: "2-9")
+        odds = crt.columns()[0].label
+    d.emit(CombatResolved(state.combat.target, int(p.attack), int(p.defence), odds.replace(":", "-"),
                           [str(s) for s in p.shifts.shifts], p.column_label, die, printed, result))
     after_results(d)
 

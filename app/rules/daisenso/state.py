@@ -34,7 +34,7 @@ RULES_VERSION = 18  # the version new games are played under; 3: a marine's firs
 # every hexside the adjacent attackers cross, a plain one's 0 included (D9); 17: the list of legal orders names every
 # hex that may be attacked, every unit that may attack it and every HQ that may support it (D71), and each unit's
 # Exploitation into the defending hex alone (D72); 18: a two-step unit breaks down only to a one-step unit that could
-# have combined it, a Minor Country's to its own country's (D79)
+# have combined it, a Minor Country's to its own country's (D79), and odds under 1-3 are written 1-3 (D80)
 
 
 def created_under(version: str | None) -> int:
