@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.rules.daisenso import played_under
-from tests.daisenso.helpers import ds12_after_the_roll, orders, position, preview, refused, when
+from tests.daisenso.helpers import ds12_after_the_roll, orders, position, preview, refused, scenario, step, unit, when
 
 _NOTHING = {"attack": 1, "defense": 0, "ma": 1}  # a what-if counter with no Defense Factor (ruling D35)
 
@@ -98,3 +98,25 @@ def test_4_2_2_step_3_d80_odds_the_defenders_ranged_support_puts_under_1_3_read_
     assert (resolved.attack, resolved.defence, resolved.column) == (2, 9, "1-3")
     assert resolved.odds == ("2-9" if version else "1-3")
     assert resolved.describe().startswith("w4723: 2 to 9, " + resolved.odds + " [")
+
+
+def test_4_2_3_2_each_airdrop_marker_shifts_and_4_2_3_3_armor_shifts_once_in_blitz_combat_only():
+    """August Storm with a second airborne unit and a tank added: both Airdrop markers in Manchouli (e3411) give a
+    column each (4.2.3.2: "for each Airdrop marker"); the tank army and the tank give the Armor shift once ("one shift
+    total, not one per armor unit"); in the Regular Combat Segment neither shift is given ("only during Blitz
+    Combat")."""
+    def more(raw):
+        unit(raw, "ru-2-abde", "ru-airborne", "e3509", blitz=True)
+        unit(raw, "ru-t", "ru-tank", "e3510", blitz=True)
+
+    order = "attack e3411 with ru-6-gta ru-36-army ru-t"
+    state = scenario("august-storm", more)
+    _, state = when(state, "airdrop ru-1-abde e3411")
+    _, state = when(state, "airdrop ru-2-abde e3411")
+    _, state = when(state, "next")
+    cases = [s.split(": ")[0].split("Dai Senso ")[1] for s in preview(state, order)["shifts"]]
+    assert (cases.count("4.2.3.2"), cases.count("4.2.3.3")) == (2, 1)
+    while step(state) != "regular-combat":
+        _, state = when(state, "next")
+    cases = [s.split(": ")[0].split("Dai Senso ")[1] for s in preview(state, order)["shifts"]]
+    assert "4.2.3.2" not in cases and "4.2.3.3" not in cases and "4.2.3.4" in cases
