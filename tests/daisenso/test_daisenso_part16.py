@@ -25,6 +25,11 @@ def test_4_2_2_step_3_d78_a_defender_total_of_0_is_odds_greater_than_9_1_so_9_1(
     assert after.combat.result == "Dr2 0/1"
 
 
+def _shift_cases(state, order: str) -> list[str]:
+    """The case of each shift the preview of ``order`` shows ("1R (Dai Senso 4.2.3.2: ...)" -> "4.2.3.2")."""
+    return [s.split(": ")[0].split("Dai Senso ")[1] for s in preview(state, order)["shifts"]]
+
+
 def _settle(state):
     """Plays the combat under way to its end by the first open choice, stopping at the advance."""
     while state.combat is not None:
@@ -114,9 +119,22 @@ def test_4_2_3_2_each_airdrop_marker_shifts_and_4_2_3_3_armor_shifts_once_in_bli
     _, state = when(state, "airdrop ru-1-abde e3411")
     _, state = when(state, "airdrop ru-2-abde e3411")
     _, state = when(state, "next")
-    cases = [s.split(": ")[0].split("Dai Senso ")[1] for s in preview(state, order)["shifts"]]
+    cases = _shift_cases(state, order)
     assert (cases.count("4.2.3.2"), cases.count("4.2.3.3")) == (2, 1)
     while step(state) != "regular-combat":
         _, state = when(state, "next")
-    cases = [s.split(": ")[0].split("Dai Senso ")[1] for s in preview(state, order)["shifts"]]
+    cases = _shift_cases(state, order)
     assert "4.2.3.2" not in cases and "4.2.3.3" not in cases and "4.2.3.4" in cases
+
+
+def test_4_1_d81_an_attack_previewed_in_the_airdrop_step_is_previewed_as_the_blitz_attack_it_will_be():
+    """August Storm opens at the Airdrop step (4.1 step 1); the attack a player previews there is made in the next step,
+    Blitz Combat, with the Armor shift (4.2.3.3) and each Airdrop marker already placed (4.2.3.2): the preview shows
+    those, as it does once the step is reached. It showed a Regular Combat attack, without them."""
+    order = "attack e3411 with ru-6-gta ru-36-army"
+    state = scenario("august-storm")
+    assert step(state) == "airdrop"
+    _, dropped = when(state, "airdrop ru-1-abde e3411")
+    _, blitz = when(dropped, "next")
+    assert preview(dropped, order) == preview(blitz, order)
+    assert {"4.2.3.2", "4.2.3.3"} <= set(_shift_cases(dropped, order))
