@@ -85,7 +85,9 @@ def test_4_2_6_2_d79_a_minor_countrys_two_step_unit_breaks_down_to_its_own_count
         assert war_zone == {f"convert cn-9-war-zone as {p}-res" for p in ("kiangsu", "hunan", "szechwan")}
         return
     assert war_zone == {"convert cn-9-war-zone as kiangsu-res"}
-    assert "may not" not in refused(z, "convert cn-9-war-zone as hunan-res", "Dai Senso 4.2.6.2")
+    assert refused(z, "convert cn-9-war-zone as hunan-res", "Dai Senso 4.2.6.2").startswith(
+        "Dai Senso 4.2.6.2: hunan-res could not have combined cn-9-war-zone, of another nationality (ruling D79): "
+        "cn-9-war-zone's step is lost by putting in its place one of kiangsu-res")
 
 
 @pytest.mark.parametrize("version", [None, "17"])

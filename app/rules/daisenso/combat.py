@@ -649,7 +649,12 @@ def loss_refusal(state: State, kind: str, choice: tuple) -> tuple[str, str] | No
     if as_kind not in choices:
         if choices == [None]:
             return "4.2.6.2", f"{uid} loses its step itself (it flips or is removed): name no kind to take its place"
-        return "4.2.6.2", (f"{uid}'s step is lost by putting in its place one of "
+        k = state.kind(u)
+        foreign = (state.since(18) and k.breaks_to and as_kind in state.data.kinds
+                   and state.data.kinds[as_kind].cls == k.breaks_to
+                   and not combines_into(state, state.data.kinds[as_kind], k))
+        why = f"{as_kind} could not have combined {uid}, of another nationality (ruling D79): " if foreign else ""
+        return "4.2.6.2", (f"{why}{uid}'s step is lost by putting in its place one of "
                            f"{', '.join(k for k in choices if k)}" + (", or none" if None in choices else ""))
     if verb == "convert" and kind == "retreat":
         return "4.2.5.3", ("the force may still retreat, and Voluntary Retreat Conversion is open only in the "
