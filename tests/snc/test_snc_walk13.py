@@ -44,7 +44,8 @@ def test_8_1_8_2_8_4_an_order_only_the_other_side_gives_names_the_case_that_says
     now, before = said(japanese, "japanese", "place d9-r7 at 3408")
     assert now == "SNC 8.4: Japanese reinforcements arrive by amphibious landing: `land UNITS at HEX`"
     assert before.startswith("SNC 5.1: 'place' is not allowed now (GT 4, japanese Reinforcement Phase)")
-    assert said(japanese, "japanese", "retreat to 3510")[0] == "SNC 8.4: only the Chinese survivors of a landing retreat"
+    assert said(japanese, "japanese", "retreat to 3510")[0] == (
+        "SNC 8.4: only the Chinese survivors of a landing retreat")
     fighting = position(BASE, turn=4, side="chinese", plan=("fight", "fight"))
     assert said(fighting, "chinese", "replace d57")[0].startswith("SNC 8.1: the Chinese player receives no "
                                                                   "replacements")
