@@ -3,8 +3,8 @@ by phase. An order given where the sequence does not take it is refused by the c
 only the other side gives (9.7 the Chinese reinforcements, 9.2 the withdrawal, 7.8 the Aerial Supply Marker, 11.17
 the tank regiments...), an order of another moment of the turn (9.1 entries in Phase V, 9.7 the Chinese
 reinforcements in Phase X, 8.1 the airpower roll opening Phase IV, 11.24 an advance after a battle) and, while a
-decision is owed, any other order of its side (8.2: every airpower marker won is placed). A game created under version
-15 names 5.1, as played."""
+decision is owed, any other order of its side (8.2: every airpower marker won is placed), as before a nation's
+move/fight order is announced (5.5). A game created under version 15 names 5.1, as played."""
 from ichigo_given import RULES, position, then
 
 from tests.fuzzing import refusal
@@ -59,3 +59,12 @@ def test_8_2_while_the_airpower_markers_won_wait_to_be_placed_another_order_of_t
         "Ichi-Go 5.1: 'end' is not allowed now (Turn 3, japanese decision: airpower); allowed: air")
     assert said(s, "allied", "withdraw " + UNIT)[0] == "Ichi-Go 9.2: the Japanese player withdraws two divisions on " \
                                                        "Turn 5"
+
+
+def test_5_5_before_a_nations_move_fight_order_is_announced_its_player_gives_no_other_order():
+    s = position({UNIT: "1902"}, turn=3, phase="VI", plans={})
+    now, before = said(s, "japanese", f"move {UNIT} to 1903")
+    assert now == ("Ichi-Go 5.5: the japanese move/fight order is announced before its phases: `declare japanese "
+                   "move-fight|fight-move` comes first; 'move' is not allowed now (Turn 3, Phase VI (Japanese movement "
+                   "or combat): declare the japanese order); allowed: declare")
+    assert before.startswith("Ichi-Go 5.1: 'move' is not allowed now")

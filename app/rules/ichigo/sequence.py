@@ -819,7 +819,12 @@ class Declare(InPhase):
 
     def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
         """Ichi-Go 5.5, 5.3 item 1 (rules version 10, ruling E40): a declaration by the player who does not decide
-        the nation's order is refused by 5.5, naming who declares it (before, by 5.1: not that side's turn)."""
+        the nation's order is refused by 5.5, naming who declares it (before, by 5.1: not that side's turn); from
+        rules version 16 (ruling E56) any other order of the declaring player too: the declaration comes first."""
+        nation = state.nation_now()
+        if state.since(16) and command.side == self.who(state) and command.action != "declare":
+            return "Ichi-Go 5.5", (f"the {nation} move/fight order is announced before its phases: `declare {nation} "
+                                   f"move-fight|fight-move` comes first; {_sequence_text(state, command)}")
         if not state.since(10) or command.action != "declare" or command.side == self.who(state):
             return None
         nation = command.args.get("nation")
