@@ -7,8 +7,10 @@ order changes nothing and rolls no die (`refused` takes no dice)."""
 from __future__ import annotations
 
 import pytest
-from olympic_given import START, given, programmed, refused
+from olympic_given import START, after, given, of, programmed, refused, when
 from test_olympic_combat import JP4A, JP4B, US_B
+
+from app.rules.olympic.events import StepEnded
 
 A1, A2, A3, A4 = (f"Olympic sequence A.{n}" for n in (1, 2, 3, 4))
 B1, B2, B3 = (f"Olympic sequence B.{n}" for n in (1, 2, 3))
@@ -73,3 +75,13 @@ def test_8_52_with_the_14_4_notes_own_hexes_oo_1_2326_is_higher_than_2325():
     assert programmed(two) == f"jattack {JP4B} on {US}"
     one = given("japanese-combat", 2, {JP4A: "2425", US: "2326", US_B: "2325"})
     assert programmed(one) == f"jattack {JP4A} on {US}"
+
+
+def test_sequence_a_5_the_solitaire_game_has_no_air_interdiction_phase_the_doctrine_follows_the_reinforcements():
+    """A.5's note: no American Air Interdiction Phase in the solitaire version; the American Reinforcement Phase
+    (A.4) is followed by the Japanese Doctrine Phase (B.1), on Game-Turn 1 as on any other."""
+    for turn in (1, 2):
+        state = _at("reinforcement", turn)
+        events = when(state, "american", "end")
+        assert of(events, StepEnded) == [StepEnded("reinforcement", turn)]
+        assert after(state, events).step == "doctrine"
