@@ -1,0 +1,163 @@
+"""The creation event of a game made from a custom position (docs/custom-positions.md, "Who reads the position"),
+read as an attacker: the position names every unit where it stands, the units beneath an enemy stack's top
+(SNC 6.3, Ichi-Go 6.6) and the concealed ones (Formosa 11.0, 11.1) included, and it is stored whole in the
+game's first event (core.GameCreated). A side reads that event by its line only, on every channel (history, its
+own export, state, map, replay frames and pictures, analysis, chain, turn emails), the dice seed's commitment in
+full; the arbiter, and everyone once the game is over, reads it whole; both the whole export and the side's own
+(its salted digest) still verify. One rule for every game (app/rules/base.py `created_line`), forks and analysis
+boards of such a game included."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.events import core
+from app.events.envelope import StoredEvent
+from app.mail.transport import MailConfig
+from app.projections.sight import Sight
+from app.rules.catalog import installed
+from app.service import audit, transfer
+from app.web import create_app
+from tests.fogcheck import all_text, seen
+from tests.outbox import Outbox
+
+CATALOG = installed()
+# a position of each game with fog of war that places, for each side, an enemy unit that side's view does not show
+POSITIONS = {
+    "snc": ("campaign", {"turn": 6, "phase": "ops1", "side": "japanese", "plan": ["fight", "move"],
+                         "units": {"jp-d3-r6": "2807", "jp-d3-r68": "2807", "cn-d58": "2706", "cn-d36": "2706"}}),
+    "ichigo": ("campaign", {"turn": 9, "phase": "VI", "causeway": False, "plans": {"japanese": "move-fight"},
+                            "units": {"jp-cea-3div": "0812", "jp-cea-13div": "0812", "cn-mil-yrd": "1309",
+                                      "cn-mil-gm": "1309"}}),
+}
+CHANNELS = ("/games/{g}/history", "/games/{g}/export", "/games/{g}/state", "/games/{g}/map.svg",
+            "/games/{g}/chain", "/games/{g}/verify", "/replay/{g}/", "/replay/{g}/frames.json",
+            "/replay/{g}/analysis.json", "/replay/{g}/map/1.svg")
+
+
+class Table:
+    """A game of `rules` from its position, over the API, both seats taken by email addresses."""
+
+    def __init__(self, tmp_path, rules: str):
+        self.outbox = Outbox()
+        self.client = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": str(tmp_path / "g.sqlite3"),
+                                  "MAIL_TRANSPORT": self.outbox, "MAIL": MailConfig()}).test_client()
+        self.rules = CATALOG.rules(rules)
+        scenario, self.position = POSITIONS[rules]
+        made = self.client.post("/games", json={"rules": rules, "scenario": scenario, "auto": [],
+                                                "position": self.position,
+                                                "players": {s: f"{s}@x.example" for s in self.rules.sides},
+                                                "arbiter": "arbiter@x.example"})
+        assert made.status_code == 201, made.json
+        self.game, self.tokens = made.json["game_id"], made.json["tokens"]
+        for side in self.rules.sides:
+            assert self.post(side, "/games/{g}/join", {"seed_text": f"{side} words"}).status_code == 201
+
+    def get(self, seat: str, path: str, game: str | None = None):
+        return self.client.get(path.replace("{g}", game or self.game),
+                               headers={"Authorization": f"Bearer {self.tokens[seat]}"})
+
+    def post(self, seat: str, path: str, body: dict, game: str | None = None):
+        return self.client.post(path.replace("{g}", game or self.game), json=body,
+                                headers={"Authorization": f"Bearer {self.tokens[seat]}"})
+
+    def hidden_from(self, side: str) -> set[str]:
+        """The position's units the side's view does not show now (what its reads must never name)."""
+        state = self.rules.initial_state(POSITIONS[self.rules.name][0], {"position": self.position})
+        return set(self.position["units"]) - seen(self.rules.view(state, side))
+
+    def export(self, seat: str, game: str | None = None) -> tuple[dict | None, list[dict]]:
+        """(the filtered export's head line or None for a whole one, the event rows)."""
+        rows = [json.loads(line) for line in self.get(seat, "/games/{g}/export", game).get_data(as_text=True)
+                .splitlines()]
+        return (rows[0], rows[1:]) if "filtered_for" in rows[0] else (None, rows)
+
+
+def whole_verifies(rows: list[dict], parents=None) -> StoredEvent:
+    """The whole export verifies (chain, core events, orders replayed); its creation event."""
+    events = transfer.parse_lines(json.dumps(r) for r in rows)
+    report = audit.verify(CATALOG, events, check_dice=True, parents=parents)
+    assert report.ok, report.problems
+    return events[0]
+
+
+@pytest.mark.parametrize("rules", sorted(POSITIONS))
+def test_a_side_reads_a_custom_position_game_without_what_its_view_hides_until_the_game_ends(tmp_path, rules):
+    table = Table(tmp_path, rules)
+    _, whole = table.export("arbiter")
+    created = whole_verifies(whole)
+    assert created.payload["options"]["position"] == table.position  # the arbiter reads it whole
+    line = (f"game created: {rules}, scenario {created.payload['scenario']}; dice seed committed "
+            f"({created.payload['seed_commitment']}); from a custom position")
+    for side in table.rules.sides:
+        hidden = table.hidden_from(side)
+        assert hidden, f"the position hides nothing from {side}: the attack would read nothing"
+        for path in CHANNELS:
+            answer = table.get(side, path)
+            text = answer.get_data(as_text=True)
+            assert answer.status_code == 200, (side, path, text[:300])
+            assert not {u for u in hidden if u in text}, (side, path)
+        mails = [all_text(m) for m in table.outbox.sent if m["To"] == f"{side}@x.example"]
+        assert mails and not any(u in text for u in hidden for text in mails), side
+        assert table.get(side, "/games/{g}/history").json["events"][0]["text"].startswith(line)
+        head, rows = table.export(side)
+        assert head is not None and "payload" not in rows[0] and rows[0]["redacted"].startswith(line)
+        # its salted digest is the stored event's: the chain verifies through the line the side was given
+        assert rows[0]["sealed"] == created.sealed_digest() and rows[0]["hash"] == created.hash
+        assert table.get(side, "/games/{g}/verify").json["ok"] is True
+    # over (a resignation): everyone reads the position whole, and the dice verify against the commitment shown
+    assert table.post(table.rules.sides[0], "/games/{g}/resign", {}).status_code in (200, 201)
+    for side in table.rules.sides:
+        head, rows = table.export(side)
+        assert head is None and rows[0]["payload"]["options"]["position"] == table.position
+        whole_verifies(rows)
+        assert "hidden from you" not in table.get(side, "/games/{g}/history").json["events"][0]["text"]
+
+
+def test_a_fork_and_an_analysis_board_of_a_custom_position_game_read_as_the_game(tmp_path):
+    """The arbiter's fork of a running game goes on with its players: its copied creation event is read by its line
+    as the game's; a board on the game once it is over opens, takes an order, and reads whole to its owner."""
+    table = Table(tmp_path, "snc")
+    at = len(table.export("arbiter")[1])
+    forked = table.post("arbiter", "/games/{g}/fork", {"at": at})
+    assert forked.status_code == 201, forked.json
+    fork, table.tokens = forked.json["game_id"], {**table.tokens, **{f"fork {s}": t for s, t in
+                                                                      forked.json["tokens"].items()}}
+    for side in table.rules.sides:
+        hidden = table.hidden_from(side)
+        for path in ("/games/{g}/history", "/games/{g}/export", "/replay/{g}/frames.json"):
+            answer = table.get(f"fork {side}", path, fork)
+            text = answer.get_data(as_text=True)
+            assert answer.status_code == 200 and not {u for u in hidden if u in text}, (side, path, text[:300])
+        assert "the rest is hidden from you" in table.get(f"fork {side}", "/games/{g}/history", fork).json[
+            "events"][0]["text"]
+    _, rows = table.export("fork arbiter", fork)
+    whole_verifies(rows, parents=lambda game: [StoredEvent(**r) for r in table.export("arbiter", game)[1]])
+    assert table.post("japanese", "/games/{g}/resign", {}).status_code in (200, 201)
+    opened = table.post("chinese", "/games/{g}/boards", {"at": at})
+    assert opened.status_code == 201, opened.json
+    board, board_tokens = opened.json["game_id"], opened.json["tokens"]
+    table.tokens.update({f"board {s}": t for s, t in board_tokens.items()})
+    order = table.post("board japanese", "/games/{g}/board/orders", {"side": "japanese", "order": "end"}, board)
+    assert order.status_code == 201, order.json
+    for seat in ("board arbiter", "board chinese"):
+        for path in ("/games/{g}/history", "/games/{g}/export", "/replay/{g}/frames.json"):
+            assert table.get(seat, path, board).status_code == 200, (seat, path)
+    assert table.export("board arbiter", board)[1][0]["payload"]["options"]["position"] == table.position
+
+
+@pytest.mark.parametrize("name", CATALOG.names())
+def test_every_game_shows_a_custom_position_s_creation_to_a_side_by_its_line(name):
+    """One rule for every game, whatever its own fog hides: the event's line, the commitment whole, to each side;
+    the event whole to a reader who sees everything; a game created without a position is shown as it is."""
+    rules = CATALOG.rules(name)
+    made = core.GameCreated(rules=name, scenario="s", sides=list(rules.sides), seed_commitment="c" * 64,
+                            options={"position": {"units": {"x-1": "0101"}}, "map": "m"}, rules_version="1")
+    for side in rules.sides:
+        told = Sight(rules, side).event(made)
+        assert isinstance(told, str) and f"dice seed committed ({'c' * 64})" in told and "0101" not in told
+    assert Sight(rules, None).event(made) is True
+    plain = core.GameCreated(rules=name, scenario="s", sides=list(rules.sides), seed_commitment="c" * 64,
+                             options={"map": "m"})
+    assert all(Sight(rules, side).event(plain) is True for side in rules.sides)
