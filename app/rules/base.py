@@ -202,8 +202,8 @@ def created_line(event: GameCreated) -> str:
     its view. The dice seed's commitment is shown whole: a player checks the dice against it once the seed is
     revealed. The arbiter, and everyone once the game is over, reads the event whole."""
     return (f"game created: {event.rules}, scenario {event.scenario}; dice seed committed "
-            f"({event.seed_commitment}); from a custom position: what it places is in your view as far as you may "
-            "see it, the rest is hidden from you until the game is over")
+            f"({event.seed_commitment}); from a custom position: what it places is in your view, the rest is hidden "
+            "from you")
 
 
 def event_reveals(rules: Rules, event: Any) -> bool:
