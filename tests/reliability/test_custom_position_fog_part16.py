@@ -161,3 +161,38 @@ def test_every_game_shows_a_custom_position_s_creation_to_a_side_by_its_line(nam
     plain = core.GameCreated(rules=name, scenario="s", sides=list(rules.sides), seed_commitment="c" * 64,
                              options={"map": "m"})
     assert all(Sight(rules, side).event(plain) is True for side in rules.sides)
+
+
+def test_an_automated_seat_s_reason_names_no_order_it_did_not_give_to_the_other_side(tmp_path):
+    """The strong practice opponent's reason names the order it weighed next ("next 'reveal jp-9-19'"): its own
+    option, read from its own view. The other side reads its order as its fog shows orders, and the reason without
+    the orders it did not give (Formosa 11.1: the Allied player never reads a concealed unit's id); its own side
+    and the arbiter read it whole. The Japanese seat ends its movement here with jp-9-19 concealed (it shows later
+    in the turn: the reason's line is what is checked)."""
+    outbox = Outbox()
+    client = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": str(tmp_path / "g.sqlite3"),
+                         "MAIL_TRANSPORT": outbox, "MAIL": MailConfig()}).test_client()
+    position = {"turn": 3, "phase": "japanese-movement", "bases": ["us-eng-1"], "amoy_turn": 2,
+                "units": {"us-7-17": "1012", "us-eng-1": "0413", "jp-9-19": "1014"},
+                "where": {"us-7-32": "allied-eliminated"}, "lp": {"allied": 7, "japanese": 4}}
+    made = client.post("/games", json={"rules": "formosa", "scenario": "1", "auto": ["japanese:search:16"],
+                                       "position": position, "players": {"allied": "allied@x.example"},
+                                       "arbiter": "arbiter@x.example"})
+    assert made.status_code == 201, made.json
+    game, tokens = made.json["game_id"], made.json["tokens"]
+
+    def get(seat, path):
+        return client.get(path.replace("{g}", game), headers={"Authorization": f"Bearer {tokens[seat]}"})
+
+    joined = client.post(f"/games/{game}/join", json={"seed_text": "words"},
+                         headers={"Authorization": f"Bearer {tokens['allied']}"})
+    assert joined.status_code == 201, joined.json
+    whole = [json.loads(line) for line in get("arbiter", "/games/{g}/export").get_data(as_text=True).splitlines()]
+    weighed = [r for r in whole if r["type"] == "core.OrderGiven" and "next 'reveal jp-9-19'" in json.dumps(r)]
+    assert weighed and weighed[0]["payload"]["text"] == "end"  # the attack: a public order, a reason naming jp-9-19
+    for path in ("/games/{g}/history", "/games/{g}/export", "/replay/{g}/frames.json"):
+        assert "next 'reveal" not in get("allied", path).get_data(as_text=True), path
+        assert "next 'reveal jp-9-19'" in get("arbiter", path).get_data(as_text=True), path
+    lines = [e["text"] for e in get("allied", "/games/{g}/history").json["events"]]
+    assert any(line.startswith("japanese (automated, search) orders: end  [search: ") for line in lines)
+    assert not any("next 'reveal" in all_text(m) for m in outbox.sent if m["To"] == "allied@x.example")

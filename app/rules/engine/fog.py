@@ -3,17 +3,27 @@ core events every game's `visible(event, side)` hook meets first. The kernel's f
 find and scrub unit ids; this part reads core events, which the kernel may not import."""
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from app.events import core
 
+# How the strong practice opponent's reason names the order it weighed next (app/rules/search.py `reason`): an
+# order of its side it did not give, which may name what the other side may not read.
+WEIGHED_NEXT = "; next "
+
 
 def order_or_undo(event, side: str, hidden: Callable[[object], bool], case: str) -> bool | str | None:
     """The other side's order (or a failed order's spent dice, which carry its text) and its undo: shown as given
-    when `hidden(event)` is false, else with the verb only. None for any other event (the caller's rule decides)."""
+    when `hidden(event)` is false, else with the verb only. An automated seat's order is judged, and shown, without
+    the orders its reason says it weighed and did not give (`as_told`). None for any other event (the caller's rule
+    decides)."""
     if isinstance(event, core.OrderGiven | core.RollsSpent):
-        if event.side == side or not hidden(event):
+        if event.side == side:
             return True
+        told = as_told(event)
+        if not hidden(told):
+            return True if told is event else automated_line(told)
         verb = (event.text.split() or ["?"])[0].lower()
         return f"{event.side} orders: {verb} (details hidden, {case})"
     if isinstance(event, core.Retracted):
@@ -21,3 +31,21 @@ def order_or_undo(event, side: str, hidden: Callable[[object], bool], case: str)
             return f"events {event.from_seq}-{event.to_seq} retracted by {event.by}"
         return True
     return None
+
+
+def as_told(event):
+    """The order as the other side is told it: an automated seat's reason read up to the orders it weighed and did
+    not give (its own options, from its own view: "next 'reveal jp-9-19'"), `event` itself where it names none."""
+    auto = getattr(event, "auto", None)
+    reason = auto.get("reason") if isinstance(auto, dict) else None
+    summary = reason.get("summary") if isinstance(reason, dict) else None
+    if not isinstance(summary, str) or WEIGHED_NEXT not in summary:
+        return event
+    kept = {k: v for k, v in reason.items() if k == "summary" or not isinstance(v, str | list | dict)}
+    return dataclasses.replace(event, auto={**auto, "reason": {**kept, "summary": summary.split(WEIGHED_NEXT)[0]}})
+
+
+def automated_line(order: core.OrderGiven) -> str:
+    """An automated seat's order as its history line reads (app/projections/history.py `describe`), from `as_told`."""
+    why = (order.auto.get("reason") or {}).get("summary", "")
+    return f"{order.side} (automated, {order.auto.get('policy')}) orders: {order.text}" + (f"  [{why}]" if why else "")
