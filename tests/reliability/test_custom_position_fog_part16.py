@@ -18,6 +18,7 @@ from app.mail.transport import MailConfig
 from app.projections.sight import Sight
 from app.rules.catalog import installed
 from app.service import audit, transfer
+from app.service.games import GameError
 from app.web import create_app
 from tests.fogcheck import all_text, seen
 from tests.outbox import Outbox
@@ -106,6 +107,8 @@ def test_a_side_reads_a_custom_position_game_without_what_its_view_hides_until_t
         # its salted digest is the stored event's: the chain verifies through the line the side was given
         assert rows[0]["sealed"] == created.sealed_digest() and rows[0]["hash"] == created.hash
         assert table.get(side, "/games/{g}/verify").json["ok"] is True
+        with pytest.raises(GameError, match=f"a player's own export during play \\(filtered for \"{side}\"\\)"):
+            transfer.parse_lines(json.dumps(r) for r in [head, *rows])  # neither imported nor audited: said so
     # over (a resignation): everyone reads the position whole, and the dice verify against the commitment shown
     assert table.post(table.rules.sides[0], "/games/{g}/resign", {}).status_code in (200, 201)
     for side in table.rules.sides:
