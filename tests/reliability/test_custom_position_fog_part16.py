@@ -144,6 +144,10 @@ def test_a_fork_and_an_analysis_board_of_a_custom_position_game_read_as_the_game
     table.tokens.update({f"board {s}": t for s, t in board_tokens.items()})
     order = table.post("board japanese", "/games/{g}/board/orders", {"side": "japanese", "order": "end"}, board)
     assert order.status_code == 201, order.json
+    wrong = table.post("board arbiter", "/games/{g}/board/edit", {"unit": "jp-d3-r6", "changes": {"where": "2808"}},
+                       board)  # a field of another game's units (Formosa's): refused naming the fields this one has
+    assert wrong.status_code == 400 and "the fields of jp-d3-r6 an edit may set: " in wrong.json["message"]
+    assert "hex" in wrong.json["message"].split("may set: ")[1].split(", ")
     for seat in ("board arbiter", "board chinese"):
         for path in ("/games/{g}/history", "/games/{g}/export", "/replay/{g}/frames.json"):
             assert table.get(seat, path, board).status_code == 200, (seat, path)
