@@ -8,6 +8,7 @@ full; the arbiter, and everyone once the game is over, reads it whole; both the 
 boards of such a game included."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -16,6 +17,7 @@ from app.events import core
 from app.events.envelope import StoredEvent
 from app.mail.transport import MailConfig
 from app.projections.sight import Sight
+from app.rules import practice
 from app.rules.catalog import installed
 from app.service import audit, transfer
 from app.service.games import GameError
@@ -203,3 +205,27 @@ def test_an_automated_seat_s_reason_names_no_order_it_did_not_give_to_the_other_
     lines = [e["text"] for e in get("allied", "/games/{g}/history").json["events"]]
     assert any(line.startswith("japanese (automated, search) orders: end  [search: ") for line in lines)
     assert not any("next 'reveal" in all_text(m) for m in outbox.sent if m["To"] == "allied@x.example")
+
+
+def test_the_random_seat_s_reason_counts_no_orders_to_the_other_side():
+    """The random player's reason counted the orders it drew from ("candidate 1 of 1"): the same concealed "?-7"
+    counter at 1014 (the same Allied view) is a deception unit with one order or an infantry regiment with four
+    (11.1). The Allied player reads its "end" the same either way; the Japanese player, whose seat it is, the count."""
+    rules = CATALOG.rules("formosa")
+    base = {"turn": 3, "phase": "japanese-movement", "bases": ["us-eng-1"], "amoy_turn": 2,
+            "where": {"us-7-32": "allied-eliminated"}, "lp": {"allied": 7, "japanese": 4}}
+    read, views = {}, set()
+    for unit in ("jp-deception-1", "jp-10-10"):
+        state = rules.initial_state("1", {"position": {**base, "units": {"us-7-17": "1012", "us-eng-1": "0413",
+                                                                        unit: "1014"}}})
+        views.add(json.dumps([{k: v for k, v in u.items() if k != "id"} for u in rules.view(state, "allied")["units"]
+                              if u["side"] == "japanese"], sort_keys=True))
+        text, reason = practice.choose(rules, "random", state, "japanese", None, 2)
+        order = core.OrderGiven("japanese", text, rules.parse(text, "japanese", state).to_dict(),
+                                auto={"policy": "random", "reason": reason})
+        told = Sight(rules, "allied").event(order)
+        read[unit] = told if isinstance(told, str) else json.dumps(dataclasses.asdict(order))
+        assert " of " in reason["summary"] and Sight(rules, "japanese").event(order) is True
+    assert len(views) == 1, "the Allied views differ: the attack would compare nothing"
+    assert read["jp-deception-1"] == read["jp-10-10"] == (
+        "japanese (automated, random) orders: end  [a random legal order (drawn with a seed from what japanese sees)]")

@@ -4,6 +4,7 @@ find and scrub unit ids; this part reads core events, which the kernel may not i
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 
 from app.events import core
@@ -11,12 +12,16 @@ from app.events import core
 # How the strong practice opponent's reason names the order it weighed next (app/rules/search.py `reason`): an
 # order of its side it did not give, which may name what the other side may not read.
 WEIGHED_NEXT = "; next "
+# How the random player's and greedy's draws count their side's orders (app/rules/practice.py, practice_v1.py:
+# "(candidate 1 of 4, drawn ...)"): how many orders a side has tells what it holds (a concealed deception unit has
+# one, 11.1).
+COUNTED = re.compile(r"\((?:candidate|order) \d+(?: of \d+)?, ")
 
 
 def order_or_undo(event, side: str, hidden: Callable[[object], bool], case: str) -> bool | str | None:
     """The other side's order (or a failed order's spent dice, which carry its text) and its undo: shown as given
     when `hidden(event)` is false, else with the verb only. An automated seat's order is judged, and shown, without
-    the orders its reason says it weighed and did not give (`as_told`). None for any other event (the caller's rule
+    what its reason says of its side's own options (`as_told`). None for any other event (the caller's rule
     decides)."""
     if isinstance(event, core.OrderGiven | core.RollsSpent):
         if event.side == side:
@@ -34,15 +39,17 @@ def order_or_undo(event, side: str, hidden: Callable[[object], bool], case: str)
 
 
 def as_told(event):
-    """The order as the other side is told it: an automated seat's reason read up to the orders it weighed and did
-    not give (its own options, from its own view: "next 'reveal jp-9-19'"), `event` itself where it names none."""
+    """The order as the other side is told it: an automated seat's reason without what it says of its side's own
+    options, read from its own view: the orders it weighed and did not give ("next 'reveal jp-9-19'") and how many
+    it drew from ("candidate 1 of 4"); `event` itself where its reason says neither."""
     auto = getattr(event, "auto", None)
     reason = auto.get("reason") if isinstance(auto, dict) else None
     summary = reason.get("summary") if isinstance(reason, dict) else None
-    if not isinstance(summary, str) or WEIGHED_NEXT not in summary:
+    if not isinstance(summary, str) or (WEIGHED_NEXT not in summary and not COUNTED.search(summary)):
         return event
     kept = {k: v for k, v in reason.items() if k == "summary" or not isinstance(v, str | list | dict)}
-    return dataclasses.replace(event, auto={**auto, "reason": {**kept, "summary": summary.split(WEIGHED_NEXT)[0]}})
+    told = COUNTED.sub("(", summary.split(WEIGHED_NEXT)[0])
+    return dataclasses.replace(event, auto={**auto, "reason": {**kept, "summary": told}})
 
 
 def automated_line(order: core.OrderGiven) -> str:
