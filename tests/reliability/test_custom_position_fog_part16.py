@@ -203,29 +203,35 @@ def test_an_automated_seat_s_reason_names_no_order_it_did_not_give_to_the_other_
         assert "next 'reveal" not in get("allied", path).get_data(as_text=True), path
         assert "next 'reveal jp-9-19'" in get("arbiter", path).get_data(as_text=True), path
     lines = [e["text"] for e in get("allied", "/games/{g}/history").json["events"]]
-    assert any(line.startswith("japanese (automated, search) orders: end  [search: ") for line in lines)
+    assert ("japanese (automated, search) orders: end  [search: its reasons are the japanese seat's own until the "
+            "game is over]") in lines
     assert not any("next 'reveal" in all_text(m) for m in outbox.sent if m["To"] == "allied@x.example")
 
 
-def test_the_random_seat_s_reason_counts_no_orders_to_the_other_side():
-    """The random player's reason counted the orders it drew from ("candidate 1 of 1"): the same concealed "?-7"
-    counter at 1014 (the same Allied view) is a deception unit with one order or an infantry regiment with four
-    (11.1). The Allied player reads its "end" the same either way; the Japanese player, whose seat it is, the count."""
+@pytest.mark.parametrize("policy", ["random", "search:16"])
+def test_an_automated_seat_s_reason_tells_the_other_side_nothing_of_what_it_holds(policy):
+    """The same concealed "?-7" counter at 1014 (the same Allied view) is a deception unit, with one order, or an
+    infantry regiment (11.1). The reasons of the Japanese seat's "end" told them apart: "candidate 1 of 1" against
+    "1 of 4" (random), "13 of 16 playouts, worth +0.07" against "8 of 16, worth +0.19" (search). The Allied player reads
+    the order the same either way, and whose reasons they are; the Japanese seat's own side reads them."""
     rules = CATALOG.rules("formosa")
     base = {"turn": 3, "phase": "japanese-movement", "bases": ["us-eng-1"], "amoy_turn": 2,
             "where": {"us-7-32": "allied-eliminated"}, "lp": {"allied": 7, "japanese": 4}}
-    read, views = {}, set()
+    read, views, reasons = {}, set(), set()
     for unit in ("jp-deception-1", "jp-10-10"):
         state = rules.initial_state("1", {"position": {**base, "units": {"us-7-17": "1012", "us-eng-1": "0413",
                                                                         unit: "1014"}}})
         views.add(json.dumps([{k: v for k, v in u.items() if k != "id"} for u in rules.view(state, "allied")["units"]
                               if u["side"] == "japanese"], sort_keys=True))
-        text, reason = practice.choose(rules, "random", state, "japanese", None, 2)
+        name, settings = practice.parse_spec(rules, policy)
+        text, reason = practice.choose(rules, name, state, "japanese", settings, 2)
         order = core.OrderGiven("japanese", text, rules.parse(text, "japanese", state).to_dict(),
-                                auto={"policy": "random", "reason": reason})
+                                auto={"policy": name, "reason": reason})
         told = Sight(rules, "allied").event(order)
         read[unit] = told if isinstance(told, str) else json.dumps(dataclasses.asdict(order))
-        assert " of " in reason["summary"] and Sight(rules, "japanese").event(order) is True
-    assert len(views) == 1, "the Allied views differ: the attack would compare nothing"
+        reasons.add(reason["summary"])
+        assert text == "end" and Sight(rules, "japanese").event(order) is True
+    assert len(views) == 1 and len(reasons) == 2, "the attack would compare nothing"
     assert read["jp-deception-1"] == read["jp-10-10"] == (
-        "japanese (automated, random) orders: end  [a random legal order (drawn with a seed from what japanese sees)]")
+        f"japanese (automated, {name}) orders: end  [{name}: its reasons are the japanese seat's own until the game "
+        "is over]")

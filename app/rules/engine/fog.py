@@ -4,25 +4,15 @@ find and scrub unit ids; this part reads core events, which the kernel may not i
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable
 
 from app.events import core
-
-# How the strong practice opponent's reason names the order it weighed next (app/rules/search.py `reason`): an
-# order of its side it did not give, which may name what the other side may not read.
-WEIGHED_NEXT = "; next "
-# How the random player's and greedy's draws count their side's orders (app/rules/practice.py, practice_v1.py:
-# "(candidate 1 of 4, drawn ...)"): how many orders a side has tells what it holds (a concealed deception unit has
-# one, 11.1).
-COUNTED = re.compile(r"\((?:candidate|order) \d+(?: of \d+)?, ")
 
 
 def order_or_undo(event, side: str, hidden: Callable[[object], bool], case: str) -> bool | str | None:
     """The other side's order (or a failed order's spent dice, which carry its text) and its undo: shown as given
     when `hidden(event)` is false, else with the verb only. An automated seat's order is judged, and shown, without
-    what its reason says of its side's own options (`as_told`). None for any other event (the caller's rule
-    decides)."""
+    its reason (`as_told`). None for any other event (the caller's rule decides)."""
     if isinstance(event, core.OrderGiven | core.RollsSpent):
         if event.side == side:
             return True
@@ -39,17 +29,19 @@ def order_or_undo(event, side: str, hidden: Callable[[object], bool], case: str)
 
 
 def as_told(event):
-    """The order as the other side is told it: an automated seat's reason without what it says of its side's own
-    options, read from its own view: the orders it weighed and did not give ("next 'reveal jp-9-19'") and how many
-    it drew from ("candidate 1 of 4"); `event` itself where its reason says neither."""
+    """The order as the other side is told it: an automated seat's without its reason, which is read from that seat's
+    own view and says what the fog keeps from the other side: the orders it weighed and did not give ("next 'reveal
+    jp-9-19'"), how many it had ("candidate 1 of 1": a concealed deception unit, not a regiment, 11.1), that it had
+    one ("the one order worth giving here"), what it made of them ("worth +0.26"). Its line says whose reasons they
+    are; the arbiter, and everyone once the game is over, read them (sees all). `event` itself for any other order
+    (a player's, or a standing order's, whose reason names its kind only)."""
     auto = getattr(event, "auto", None)
-    reason = auto.get("reason") if isinstance(auto, dict) else None
-    summary = reason.get("summary") if isinstance(reason, dict) else None
-    if not isinstance(summary, str) or (WEIGHED_NEXT not in summary and not COUNTED.search(summary)):
+    if not isinstance(auto, dict) or "policy" not in auto or not auto.get("reason"):
         return event
-    kept = {k: v for k, v in reason.items() if k == "summary" or not isinstance(v, str | list | dict)}
-    told = COUNTED.sub("(", summary.split(WEIGHED_NEXT)[0])
-    return dataclasses.replace(event, auto={**auto, "reason": {**kept, "summary": told}})
+    reason = auto["reason"] if isinstance(auto["reason"], dict) else {}
+    own = f"{auto['policy']}: its reasons are the {event.side} seat's own until the game is over"
+    return dataclasses.replace(event, auto={"policy": auto["policy"], "reason": {
+        **({"case": reason["case"]} if isinstance(reason.get("case"), str) else {}), "summary": own}})
 
 
 def automated_line(order: core.OrderGiven) -> str:
