@@ -3,19 +3,25 @@ engine decides, in the areas the earlier walks held least (victory and the end o
 the tables' facts).
 
 - 4.2, 25.5, 25.10 (ruling F164): the score both players read is 4.2 as the end of the game would count it now,
-  the VP the optional rules add at the end included."""
+  the VP the optional rules add at the end included;
+- 10.1, 10.2.2 (ruling F165): the Allied player places all the invasion markers he uses and their units, and then
+  the opposed landings are fought; a landing or a drop chosen after an assault (knowing what it revealed or did)
+  was accepted."""
 from __future__ import annotations
 
 from dataclasses import replace
 
-from formosa_given import given, of, when
-from formosa_map import ring
+from formosa_given import given, of, play, refused, when
+from formosa_map import D, ring, shore
 
 from app.rules.formosa import GAME, played_under
 from app.rules.formosa.events import VictoryCounted
 from app.rules.formosa.view import view
+from app.rules.kernel.hexgrid import Hex
 
 X, _ = ring("open")
+BEACH, (SEA,) = shore(1)
+OTHER_BEACH = next(str(h) for h in sorted(D.open_coastal()) if D.map.distance(h, Hex.parse(BEACH)) > 2)
 ROUGH, _ = ring("rough")
 LAST = GAME.initial_state("1", {}).data.scenario(1)["turns"]
 
@@ -44,3 +50,31 @@ def test_4_2_25_5_25_10_the_score_both_players_read_is_what_the_end_of_the_game_
     # without the optional rules nothing is added
     plain = given(step="japanese-combat", turn=LAST, units={"jp-pw-camp": X, "us-7-17": ROUGH})
     assert view(plain, "japanese")["score"]["by_side"] == {"allied": 0, "japanese": 0}
+
+
+def test_10_1_10_2_2_every_marker_and_its_units_are_placed_before_the_first_assault_f165():
+    staged = {u: "allied-staging" for u in ("us-7-17", "us-7-32", "us-27-105", "us-11ab-187")}
+
+    def invasion(japanese: dict, concealed=()):
+        state = given(step="invasion", turn=1, units={**staged, **japanese}, concealed=concealed,
+                      markers={"amphibious": 2, "drop-zone": 1})
+        return play(state, "allied", f"land {SEA} with us-7-17 us-7-32")  # at sea, to assault BEACH
+
+    state = invasion({"jp-guard-1": BEACH})
+    before = (f"land {OTHER_BEACH} with us-27-105", f"drop {X} with us-11ab-187")
+    assert all(of(when(state, "allied", o), object) for o in before)  # placed before the assault: accepted
+    fought = play(state, "allied", f"assault {BEACH}", [3])
+    assert fought.combat is None and fought.attacked_hexes == (BEACH,)
+    for order in before:
+        why = refused(fought, "allied", order, "Formosa 10.1")
+        assert why.endswith("placed before the first assault of the Invasion Phase: an assault has been declared "
+                            "(ruling F165)")
+    listed = {o["order"].split()[0] for o in GAME.legal_orders(fought, "allied")}
+    assert not listed & {"land", "drop"} and "end" in listed
+    # an assault that found deception units only brings the stacks ashore without a die (F85): declared all the same
+    ashore = play(invasion({"jp-deception-1": BEACH}, ("jp-deception-1",)), "allied", f"assault {BEACH}")
+    assert ashore.units["us-7-17"].where == BEACH
+    refused(ashore, "allied", before[0], "Formosa 10.1")
+    # ruling F165: a game created under rules 1-20 places them after an assault, as it was played
+    for order in before:
+        assert of(when(played_under(fought, "20"), "allied", order), object)

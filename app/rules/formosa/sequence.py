@@ -650,6 +650,7 @@ class Invasion(Phase):
     def land(self, d: Decision, hex: str, units: list[str]) -> None:
         state: State = d.state
         _marker(d, "amphibious", "Formosa 10.0")
+        _before_assaults(d, "amphibious")
         if d.data.map.on_map(H(hex)) and not d.data.is_land(H(hex)):
             return invasion.place_at_sea(d, hex, units, _amphibious_units)
         on_land(d, hex, "Formosa 10.1")
@@ -682,6 +683,7 @@ class Invasion(Phase):
     def drop(self, d: Decision, hex: str, units: list[str]) -> None:
         state: State = d.state
         _marker(d, "drop-zone", "Formosa 10.3")
+        _before_assaults(d, "drop zone")
         on_land(d, hex, "Formosa 10.1")
         if state.data.map.terrain_of(H(hex)) != "open" and H(hex) not in state.data.airfields():
             d.refuse("Formosa 10.1", f"{hex} is neither an open hex nor an airfield")
@@ -711,6 +713,16 @@ def _marker(d: Decision, kind: str, case: str) -> None:
         d.refuse("Formosa 18.0", "after the Decisive Battle no amphibious marker is placed this GT")
     if d.state.markers.get(kind, 0) < 1:
         d.refuse(case, f"no {kind} marker is ready: buy one in the Recruit Phase or at set-up")
+
+
+def _before_assaults(d: Decision, kind: str) -> None:
+    """10.1 (since rules version 21, ruling F165): the Allied player places all the markers he uses and then the
+    units on them, and only then are the opposed landings fought (10.2.2): no marker is placed once an assault of
+    this Invasion Phase has been declared, so no landing or drop is chosen knowing what an assault revealed or did."""
+    state: State = d.state
+    if state.since(21) and invasion.assault_declared(state):
+        d.refuse("Formosa 10.1", f"the {kind} markers and their units are placed before the first assault of the "
+                                 "Invasion Phase: an assault has been declared (ruling F165)")
 
 
 def _landing(d: Decision, hex: str, units: list[str], limit: int, case: str, amphibious: bool = False) -> None:

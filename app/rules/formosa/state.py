@@ -118,7 +118,9 @@ OUT = "out"
 #    ruling F162: every airlift (25.3) and every hex of the Marine Brigade's and the Raiders' landings (25.7, 25.8)
 # 21 ruling F164: the score both players read (4.2 as it would count now) holds the VP the optional rules add at the
 #    end (25.5's 97th, 25.10's camp on the map and the VP it earned in play); the view, so the automated seats' seed,
-#    changes in a game with 25.5 or 25.10, so a game created under 1-20 shows the score it was played with
+#    changes in a game with 25.5 or 25.10, so a game created under 1-20 shows the score it was played with; ruling
+#    F165: every invasion marker and its units are placed before the first assault of the Invasion Phase (10.1), a
+#    `land` or `drop` after one is refused, and no longer listed
 RULES_VERSION = 21
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
