@@ -6,7 +6,9 @@ the tables' facts).
   the VP the optional rules add at the end included;
 - 10.1, 10.2.2 (ruling F165): the Allied player places all the invasion markers he uses and their units, and then
   the opposed landings are fought; a landing or a drop chosen after an assault (knowing what it revealed or did)
-  was accepted."""
+  was accepted;
+- 9.1, 16.2, 16.6, 24.1 (ruling F166): a phase whose die the rules make a player roll ends by the roll; an `end`
+  before it was refused by the sequence of play (6.1) instead of the case that orders the roll."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -78,3 +80,17 @@ def test_10_1_10_2_2_every_marker_and_its_units_are_placed_before_the_first_assa
     # ruling F165: a game created under rules 1-20 places them after an assault, as it was played
     for order in before:
         assert of(when(played_under(fought, "20"), "allied", order), object)
+
+
+def test_9_1_16_2_16_6_24_1_an_end_before_the_roll_a_rule_orders_is_refused_naming_that_rule_f166():
+    for step, side, case in (("amoy", "allied", "Formosa 9.1"), ("air-superiority", "allied", "Formosa 16.2"),
+                             ("japanese-special-attack", "japanese", "Formosa 16.6"),
+                             ("recon", "allied", "Formosa 24.1")):
+        state = given(step=step, turn=1 if step == "recon" else 2, units={"us-7-17": "allied-staging"})
+        assert refused(state, side, "end", case).endswith("'roll'")
+        refused(state, "japanese" if side == "allied" else "allied", "end", "Formosa 6.1")  # not his turn
+        refused(played_under(state, "20"), side, "end", "Formosa 6.1")  # ruling F166: as played
+    # after the kamikaze roll the phase ends (the fleet need not sortie, 18.0)
+    rolled = play(given(step="japanese-special-attack", units={"us-7-17": "allied-staging"}), "japanese", "roll",
+                  [1])
+    assert rolled.step != "japanese-special-attack" or play(rolled, "japanese", "end").step != rolled.step

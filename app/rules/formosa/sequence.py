@@ -1730,7 +1730,25 @@ def _reserved(self, state: State, command) -> tuple[str, str] | None:
         return found
     if command.action == "support" and state.step in COMBAT_STEPS and command.side != state.side:
         return "Formosa 16.3", "ground support missions support an attack only; they are never used in the defence"
+    owed = ROLLS_OWED.get(state.step)
+    if state.since(21) and command.action == "end" and owed and not state.pending and command.side == owed[0] and not (
+            state.step == "japanese-special-attack" and state.strike.kamikaze_done):
+        return owed[1:]  # ruling F166
     return None
+
+
+# Ruling F166 (rules version 21): the phases whose die the rules make a player roll, and so end only by the roll: an
+# `end` before it is refused naming the case that orders the roll (an order the step never takes keeps 6.1)
+ROLLS_OWED = {
+    "recon": ("allied", "Formosa 24.1", "after the Japanese set-up the Allied player rolls 1d6 for the pre-invasion "
+                                        "reconnaissance: 'roll'"),
+    "amoy": ("allied", "Formosa 9.1", "until Amoy is captured the Allied player rolls 1d6 in the Amoy Operation "
+                                      "Phase of every GT from GT 2: 'roll'"),
+    "air-superiority": ("allied", "Formosa 16.2", "both players resolve air superiority, the Allied player firing "
+                                                  "first, on the 0 column without air points: 'roll'"),
+    "japanese-special-attack": ("japanese", "Formosa 16.6", "the Japanese player rolls for the kamikaze attack every "
+                                                            "turn, on the 0 column if none are allocated: 'roll'"),
+}
 
 
 STEPS = [SetupJapaneseLp(), SetupJapanese(), SetupAllied(), Recon(), ReconReveal(), RecruitJapanese(), RecruitAllied(),
