@@ -8,7 +8,9 @@ the tables' facts).
   the opposed landings are fought; a landing or a drop chosen after an assault (knowing what it revealed or did)
   was accepted;
 - 9.1, 16.2, 16.6, 24.1 (ruling F166): a phase whose die the rules make a player roll ends by the roll; an `end`
-  before it was refused by the sequence of play (6.1) instead of the case that orders the roll."""
+  before it was refused by the sequence of play (6.1) instead of the case that orders the roll;
+- 6.1 and the case of each action (ruling F167): an order given in a phase that never takes it names the case that
+  puts it in its phase."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -94,3 +96,24 @@ def test_9_1_16_2_16_6_24_1_an_end_before_the_roll_a_rule_orders_is_refused_nami
     rolled = play(given(step="japanese-special-attack", units={"us-7-17": "allied-staging"}), "japanese", "roll",
                   [1])
     assert rolled.step != "japanese-special-attack" or play(rolled, "japanese", "end").step != rolled.step
+
+
+def test_6_1_an_order_out_of_its_phase_names_the_case_that_gives_it_its_phase_f167():
+    state = given(step="allied-movement", units={"us-7-17": X, "us-eng-1": ROUGH, "jp-9-7": BEACH},
+                  lp={"allied": 5, "japanese": 5})
+    for side, order, case in (
+            ("allied", f"build {ROUGH}", "Formosa 20.1"), ("allied", f"demobilise {ROUGH}", "Formosa 20.2"),
+            ("allied", f"interdict {BEACH} 1", "Formosa 16.4"), ("allied", f"strike {BEACH}", "Formosa 16.5"),
+            ("allied", f"land {OTHER_BEACH} with us-7-17", "Formosa 10.1"),
+            ("allied", f"assault {BEACH}", "Formosa 10.2.2"), ("allied", "transfer us-7-17 to staging", "Formosa 21.0"),
+            ("allied", "recruit us-7-32", "Formosa 8.0"), ("allied", "buy 1 tac", "Formosa 8.0"),
+            ("allied", f"attack {BEACH} with us-7-17", "Formosa 15.0"),
+            ("allied", f"support {BEACH} 1", "Formosa 16.3"),
+            ("allied", "plan", "Formosa 16.1"), ("japanese", "sortie", "Formosa 18.0"),
+            ("japanese", f"land {BEACH} with jp-marine", "Formosa 25.7")):
+        refused(state, side, order, case)
+    combat = given(step="allied-combat", units={"us-7-17": X, "jp-9-7": BEACH})
+    assert refused(combat, "allied", f"move us-7-17 {ROUGH}", "Formosa 12.0").endswith(
+        "units move in their own side's Movement Phase")
+    refused(state, "japanese", f"move jp-9-7 {OTHER_BEACH}", "Formosa 6.1")  # the phase takes moves: not his turn
+    refused(played_under(combat, "20"), "allied", f"move us-7-17 {ROUGH}", "Formosa 6.1")  # ruling F167: as played

@@ -121,7 +121,8 @@ OUT = "out"
 #    changes in a game with 25.5 or 25.10, so a game created under 1-20 shows the score it was played with; ruling
 #    F165: every invasion marker and its units are placed before the first assault of the Invasion Phase (10.1), a
 #    `land` or `drop` after one is refused, and no longer listed; ruling F166: an `end` before the roll 9.1, 16.2,
-#    16.6 or 24.1 orders is refused naming that case, not 6.1
+#    16.6 or 24.1 orders is refused naming that case, not 6.1; ruling F167: an order given in a phase that never
+#    takes it names the case that puts it in its phase (`sequence.WHEN`), not 6.1
 RULES_VERSION = 21
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
