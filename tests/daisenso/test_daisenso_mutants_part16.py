@@ -4,7 +4,8 @@ row's rule where a player or a position's author reads it, the refusal or the pr
 Each was checked by switching its row's mutant on in `mutants/` and seeing it fail (docs/mutation-survivors.md)."""
 from __future__ import annotations
 
-from tests.daisenso.helpers import position, preview, refused, scenario, unit
+from app.rules.daisenso.events import CombatResolved
+from tests.daisenso.helpers import position, preview, refused, scenario, unit, when
 from tests.daisenso.test_daisenso_under_way import ds12, problems, raw_of
 
 
@@ -65,3 +66,16 @@ def test_4_2_4_the_preview_reads_each_dies_result_off_the_table_with_the_weather
     storms = preview(position("axis", "western", attackers + defenders, weather={"storms": ["w4221"]}), order)
     assert fair["column"] == storms["column"] == "3-1"
     assert (fair["by_roll"][6], storms["by_roll"][6]) == ("Dr3 0/1", "Dr2 0/1")
+
+
+def test_4_2_6_1_the_refused_first_loss_names_every_marine_that_may_give_it():
+    """Two marines (one across the strait) and an infantry attack Taihoku at 1-2 and roll Ad 1/0: the first step
+    lost must be a marine's (4.2.6.1), so the infantry's step is refused naming both marines that may give it."""
+    state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-m2", "us-marine", "w4224"),
+                                         ("us-inf", "us-infantry", "w4424"), ("jp-a", "jp-army", "w4324")],
+                     hold="w4324")
+    events, state = when(state, "attack w4324 with us-mar us-m2 us-inf", [1])
+    assert next(e for e in events if isinstance(e, CombatResolved)).result == "Ad 1/0"
+    assert refused(state, "lose us-inf", "Dai Senso 4.2.6.1") == (
+        "Dai Senso 4.2.6.1: the attacking force's first step loss must be a marine step: us-mar, us-m2; open: "
+        "lose us-mar, lose us-m2")
