@@ -19,7 +19,8 @@ fractional, strings, Unicode digits, booleans. Each is
 
 The baseline, measured in the same run: the seconds to read the documented (unmutated) positions the same way.
 
-Usage: nice -n 10 python bench/hostile_part16.py [--games snc ...] [--api N] [--cli N] [--listed N] [--seed S]
+Usage: nice -n 10 python bench/hostile_part16.py [--games snc ...] [--max N] [--api N] [--cli N] [--listed N]
+       [--seed S]
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ import argparse  # noqa: E402
 import copy  # noqa: E402
 import json  # noqa: E402
 import random  # noqa: E402
+import re  # noqa: E402
 import signal  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -45,8 +47,8 @@ from app.rules.catalog import installed  # noqa: E402
 
 CATALOG = installed()
 GAMES = ("snc", "ichigo", "daisenso", "olympic", "formosa", "skirmish")
-VALUES = [0, -1, -(10**6), 10**30, 2**63, 1.5, 0.0, -0.5, "3", "\u0663", "", "x", True, False, None, [], {}, [3],
-          float("nan"), float("inf")]
+VALUES = [0, 1, 99, 100, -1, -(10**6), 10**30, 2**63, 1.5, 0.0, -0.5, "3", "\u0663", "", "x", True, False, None, [], {},
+          [3], float("nan"), float("inf")]
 findings: list[str] = h15.findings  # one list: part 15's helpers append to it
 seen = h15.seen
 
@@ -307,7 +309,6 @@ def cli_round(name: str, scenario: str, label: str, pos: dict, tmp: str, n: int)
         return res
 
     res = run(first)
-    import re
     m = re.search(r"\bg-[0-9a-f]{6,}\b", res.output)
     if not m:
         return calls
@@ -320,17 +321,14 @@ def cli_round(name: str, scenario: str, label: str, pos: dict, tmp: str, n: int)
     for s in [*rules.sides, None]:
         run(["--db", db, "state", game, "--json", *(["--as", s] if s else [])])
         run(["--db", db, "render", game, "-o", str(Path(tmp) / "m.svg"), *(["--as", s] if s else [])])
-    shown = run(["--db", db, "state", game, "--json"])
-    try:
-        side = json.loads(shown.output).get("prompt", {}).get("side") or rules.sides[0]
-    except (ValueError, AttributeError):
-        side = rules.sides[0]
     try:
         from app.rules import legal
         st = rules.initial_state(scenario, {"position": pos}, rules.version)
-        texts = [o["order"] for o in legal.legal_orders(rules, st, side)][:3]
+        side = rules.prompt(st).side or rules.sides[0]
+        texts = [o["order"] for o in legal.legal_orders(rules, st, side)]
+        texts = sorted(texts, key=lambda t: (t.split()[0] in ("end", "pass"), t))[:3]
     except Exception:  # noqa: BLE001 - the rules' own findings are counted by read_rules
-        texts = []
+        side, texts = rules.sides[0], []
     for text in texts:
         run(["--db", db, "preview", game, text, "--as", side])
     if texts:
@@ -346,6 +344,7 @@ def main() -> int:
     parser.add_argument("--api", type=int, default=40, help="accepted positions a game sent through the API")
     parser.add_argument("--cli", type=int, default=4, help="accepted positions a game sent through the CLI")
     parser.add_argument("--listed", type=int, default=12, help="listed orders decided per side and position")
+    parser.add_argument("--max", type=int, default=300, help="positions a game, the documented ones first")
     parser.add_argument("--seed", type=int, default=16)
     args = parser.parse_args()
     signal.signal(signal.SIGALRM, h15._alarm)
@@ -360,9 +359,20 @@ def main() -> int:
             hexes = h15.map_hexes(rules, base)
             t0 = time.perf_counter()
             found = positions(name, rng, hexes)
+            documented = [x for x in found if x[0].endswith("as documented")]
+            # the edges of what a reader accepts first: 0 and the largest values, every unit at once
+            edges = [x for x in found if x not in documented and re.search(
+                r"= (0|1|99)( |$)|all values 0|every|0-factor|duplicate|one hex", x[0])]
+            rest = [x for x in found if x not in documented and x not in edges]
+            documented += rng.sample(edges, min(len(edges), args.max // 2))
+            n_made = len(found)
+            found = documented + rng.sample(rest, min(len(rest), max(0, args.max - len(documented))))
             accepted, baseline = [], 0.0
-            for label, pos in found:
+            for i, (label, pos) in enumerate(found):
                 totals["tried"] += 1
+                if i and i % 50 == 0:
+                    print(f"    {name}: {i} positions read, {len(accepted)} accepted, {time.perf_counter() - t0:.0f} s",
+                          flush=True)
                 s0 = time.perf_counter()
                 state = read_rules(name, scenario, label, pos, rng, args.listed)
                 if label.endswith("as documented"):
@@ -384,9 +394,9 @@ def main() -> int:
             for i, (label, pos) in enumerate((chosen or found)[: args.cli]):
                 totals["cli"] += cli_round(name, scenario, label, pos, tmp, i)
             t_cli = time.perf_counter() - t2
-            print(f"  {name}: {len(found)} positions, {len(accepted)} accepted (rules {t_rules:.1f} s, the documented "
-                  f"ones {baseline:.1f} s of it); API {len(chosen)} accepted + refused sample, {t_api:.1f} s; CLI "
-                  f"{t_cli:.1f} s; {len(findings)} findings so far", flush=True)
+            print(f"  {name}: {len(found)} positions (of {n_made} made), {len(accepted)} accepted "
+                  f"(rules {t_rules:.1f} s, the documented ones {baseline:.1f} s of it); API {len(chosen)} accepted "
+                  f"+ refused sample, {t_api:.1f} s; CLI {t_cli:.1f} s; {len(findings)} findings so far", flush=True)
         totals["api"] = api.requests
     print(f"{totals['tried']} hostile positions, {totals['accepted']} accepted; {totals['api']} API requests, "
           f"{totals['cli']} CLI commands; {len(findings)} findings")
