@@ -252,7 +252,8 @@ class Api:
             for path in paths:
                 r = self.call("get", path, f"{where} as {seat}", token)
                 if r is not None and path.endswith("/actions") and r.status_code == 200:
-                    orders[seat] = [o.get("order") for o in (r.json or {}).get("orders", []) if isinstance(o, dict)]
+                    orders[seat] = [o.get("order") for o in (r.json or {}).get("legal_orders", [])
+                                    if isinstance(o, dict) and o.get("order")]
         for seat, listed in orders.items():
             for text in rng.sample(listed, min(3, len(listed))):
                 self.call("post", f"/games/{game_id}/preview", f"{where} as {seat}", tokens.get(seat),
