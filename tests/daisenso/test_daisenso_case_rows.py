@@ -176,10 +176,11 @@ def test_4_2_5_3_a_force_held_by_its_supporting_hq_converts_every_hex_of_a_dr2_n
     HQ still holds the force, so the second is a step again, never a retreat."""
     _, z = ds12_after_the_roll(5)
     assert (z.combat.result, step(z)) == ("Dr2 0/1", "retreat")
-    events, z = when(z, "convert cn-9-war-zone as hunan-res")
+    events, z = when(z, "convert cn-9-war-zone as kiangsu-res")  # its own country's Res (ruling D79)
     assert next(e for e in events if isinstance(e, StepLost)).replacement == "cn-9-war-zone.1"
     assert step(z) == "retreat" and orders(z) == {
-        "convert cn-3-hq as kiangsu-res", "convert cn-3-hq as szechwan-res", "convert cn-9-war-zone.1"}
+        "convert cn-3-hq as hunan-res", "convert cn-3-hq as kiangsu-res", "convert cn-3-hq as szechwan-res",
+        "convert cn-9-war-zone.1"}
     _, z = when(z, "convert cn-9-war-zone.1")
     assert "cn-9-war-zone.1" not in z.units and z.units["cn-3-hq"].hex == "w4623"
 

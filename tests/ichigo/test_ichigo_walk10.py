@@ -203,7 +203,8 @@ def test_11_24_only_the_surviving_attackers_advance_and_never_beyond_the_stackin
 def test_11_24_an_advance_is_optional_and_must_come_before_any_other_attack(store):
     game = emptied(store, {**dict.fromkeys(THREE, "2011"), "jp-cea-3div": "2011", "jp-cea-58div": "2013"}, "2012",
                    f"attack 2012 with {' '.join(THREE)}")
-    assert game.refused("japanese", "attack 2014 with jp-cea-58div").startswith("Ichi-Go 5.1: ")
+    assert game.refused("japanese", "attack 2014 with jp-cea-58div").startswith(  # 5.1 before version 16 (E56)
+        "Ichi-Go 11.4: the resolution of one attack is completed before anything else; 'attack' is not allowed now")
     game.do("japanese", "stay")
     assert game.game.units["jp-cea-110div"].hex == "2011" and not game.game.pending
 

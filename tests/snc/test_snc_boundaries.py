@@ -58,8 +58,11 @@ def test_5_3_10_1_11_3_the_states_table_alone_refuses_an_order_out_of_its_phase_
     fighting = then(position({"jp-d3-r6": "3409", "cn-d87": "3408"}, turn=7), "japanese",
                     "attack 3408 with d3-r6 support air")
     assert fighting.battle is not None and fighting.pending[0]["kind"] == "intercept"
-    assert refusal(fighting, "chinese", "end").startswith("SNC 5.1: 'end' is not allowed now (GT 7, chinese "
-                                                          "decision: intercept); allowed: intercept, pass")
+    assert refusal(fighting, "chinese", "end") == (  # from rules version 13 (ruling E25) named by 10.1
+        "SNC 10.1: the battle at 3408 is resolved before another order is given; 'end' is not allowed now (GT 7, "
+        "chinese decision: intercept); allowed: intercept, pass")
+    assert refusal(RULES.played_under(fighting, "12"), "chinese", "end").startswith(
+        "SNC 5.1: 'end' is not allowed now (GT 7, chinese decision: intercept); allowed: intercept, pass")
     grounded = replace(position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=4, side="chinese", phase="reinf",
                                 pool=("cn-d9",)), chinese_air=False)
     assert refusal(grounded, "chinese", "air") == "SNC 11.3: the Chinese air force rolled a 1 and is out of the game"

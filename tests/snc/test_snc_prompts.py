@@ -101,14 +101,17 @@ def test_preview_and_do_agree_on_fuzzed_attacks():
                     except IllegalOrder as exc:
                         assert str(exc) == str(refused) or "no enemy unit" in str(exc), order
                     else:
-                        assert str(refused).startswith("SNC 5."), (order, str(refused))  # the sequence of play
+                        # the sequence of play: 5.x, or from rules version 13 the decision it waits for (ruling E25)
+                        assert str(refused).startswith(("SNC 5.", "SNC 10.1", "SNC 6.0", "SNC 11.2")), \
+                            (order, str(refused))
                     compared["refused"] += 1
                 elif any(u.side != command.side for u in state.at(command.args["hex"])):
                     assert legal.preview(RULES, state, command)["results"], order
                     compared["accepted"] += 1
         return out
 
-    fuzzing.play(RULES, tried, rng, 400, "preview")
+    fuzzing.play(RULES, tried, rng, 100, "preview")  # 100 orders: ~90% of the comparisons the 400 made (the game ends
+    # at its 129th under seed 14), 4,789 refused and 2,276 accepted (session part 16: paying for test_snc_walk13.py)
     assert compared["refused"] > 20 and compared["accepted"] > 20, compared
 
 

@@ -3,6 +3,8 @@ sequence (4.2.2), column shifts (4.2.3), results (4.2.4), retreats (4.2.5), attr
 advance (4.2.7) and exploitation (4.2.8). Each function takes the order's Decision: it checks, then emits."""
 from __future__ import annotations
 
+from dataclasses import replace
+from fractions import Fraction
 from functools import cache
 
 from app.rules.daisenso import terrain
@@ -24,6 +26,7 @@ from app.rules.daisenso.terrain import H
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.kernel.advance import check_exploitation
+from app.rules.kernel.crt import CRT
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.preview import Preview, preview_attack
 from app.rules.kernel.shifts import Shift, hexside_shift
@@ -241,7 +244,7 @@ def declare(d: Decision, target: str, unit_ids: list[str], hq_id: str | None) ->
         after_results(d)
         return
     attack = sum(state.kind(u).attack for u in attackers) + (state.kind(hq).attack if hq else 0)
-    raw = preview_attack(data.crt, attack, sum(state.kind(u).defense for u in defenders))
+    raw = odds_preview(data.crt, attack, sum(state.kind(u).defense for u in defenders))
     if not raw.allowed:
         d.refuse(C + "4.2.1.1", f"{attack} against {raw.odds.defence} is under a raw 1-3")
     d.emit(AttackDeclared(target, [u.id for u in attackers], hq.id if hq else None, [u.id for u in defenders],
@@ -355,7 +358,18 @@ def _side_shift(state: State, a: str, b: str) -> int:
 def preview(state: State) -> Preview:
     attack, defence, shifts = attack_strengths(state)
     conversion = "weather" if state.weather_at(state.combat.target) else None
-    return preview_attack(state.data.crt, attack, defence, shifts, conversion=conversion)
+    return odds_preview(state.data.crt, attack, defence, shifts, conversion)
+
+
+def odds_preview(crt: CRT, attack: int, defence: int, shifts=(), conversion: str | None = None) -> Preview:
+    """4.2.2 steps 3-4 on the table: the odds, the shifts and each die's result. A Defender Total of 0 (ground units
+    a what-if gave a Defense Factor of 0, ruling D35) divides into no ratio: the odds are greater than any, so they
+    are treated as 9-1, the last column (ruling D78); the totals shown stay the real ones."""
+    if defence:
+        return preview_attack(crt, attack, defence, shifts, conversion=conversion)
+    top = crt.columns()[-1].low  # 9-1: the odds every Attacker Total has against nothing
+    p = preview_attack(crt, top, 1, shifts, conversion=conversion)
+    return replace(p, attack=attack, defence=0, odds=replace(p.odds, attack=Fraction(attack), defence=Fraction(0)))
 
 
 def resolve(d: Decision) -> None:
@@ -366,7 +380,10 @@ def resolve(d: Decision) -> None:
     crt = state.data.crt
     printed = crt.lookup(p.column, die).code
     result = crt.lookup(p.column, die, conversion="weather" if state.weather_at(state.combat.target) else None).code
-    d.emit(CombatResolved(state.combat.target, int(p.attack), int(p.defence), p.odds.label.replace(":", "-"),
+    odds = p.odds.label
+    if state.since(18) and p.odds.value < crt.columns()[0].low:  # ruling D80: treated as 1-3 (version 17: "2-9")
+        odds = crt.columns()[0].label
+    d.emit(CombatResolved(state.combat.target, int(p.attack), int(p.defence), odds.replace(":", "-"),
                           [str(s) for s in p.shifts.shifts], p.column_label, die, printed, result))
     after_results(d)
 
@@ -488,9 +505,23 @@ def loss_choices(state: State, unit: Unit) -> list[str | None]:
         kept = [c for c in k.components if c in unit.holding or pool.get(c, 0) > 0]
         return list(k.components) if not state.since(4) else kept or [None]
     pool = state.force_pool.get(unit.faction, {})
-    members = [m for m in state.data.class_members(k.breaks_to) if pool.get(m.id, 0) > 0]
+    members = [m for m in state.data.class_members(k.breaks_to) if pool.get(m.id, 0) > 0
+               and (not state.since(18) or combines_into(state, m, k))]
     plain = [m.id for m in members if not m.elite]
     return plain or [m.id for m in members] or [None]
+
+
+def combines_into(state: State, one, two) -> bool:
+    """4.2.6.2: the one-step kind ``one`` could have been used to combine the two-step kind ``two``: it shares a
+    nationality with it, or ``two`` is a Major Country's unit whose Chinese group holds ``one``'s country (4.2.5.3's
+    example breaks the KMT HQ down to a Kiangsu Res infantry). A Minor Country's unit combines only its own country's
+    units, so a Kiangsu War Zone breaks down to a Kiangsu Res, never a Hunan one (ruling D79, rules version 18;
+    version 17 and before took any unit of the class)."""
+    if set(one.nations) & set(two.nations):
+        return True
+    countries = state.data.countries
+    groups = {countries[n].group for n in two.nations if countries[n].kind == "major"} - {None}
+    return any(countries[n].group in groups for n in one.nations)
 
 
 def first_loss_units(state: State, force: list[Unit]) -> list[Unit]:
@@ -618,7 +649,12 @@ def loss_refusal(state: State, kind: str, choice: tuple) -> tuple[str, str] | No
     if as_kind not in choices:
         if choices == [None]:
             return "4.2.6.2", f"{uid} loses its step itself (it flips or is removed): name no kind to take its place"
-        return "4.2.6.2", (f"{uid}'s step is lost by putting in its place one of "
+        k = state.kind(u)
+        foreign = (state.since(18) and k.breaks_to and as_kind in state.data.kinds
+                   and state.data.kinds[as_kind].cls == k.breaks_to
+                   and not combines_into(state, state.data.kinds[as_kind], k))
+        why = f"{as_kind} could not have combined {uid}, of another nationality (ruling D79): " if foreign else ""
+        return "4.2.6.2", (f"{why}{uid}'s step is lost by putting in its place one of "
                            f"{', '.join(k for k in choices if k)}" + (", or none" if None in choices else ""))
     if verb == "convert" and kind == "retreat":
         return "4.2.5.3", ("the force may still retreat, and Voluntary Retreat Conversion is open only in the "

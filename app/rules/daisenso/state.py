@@ -12,7 +12,7 @@ from app.rules.engine.state import SequencedState, replace
 
 SIDES = ("axis", "allied")
 AXIS = "axis"
-RULES_VERSION = 17  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
+RULES_VERSION = 18  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
 # 4: every CV Strike returns, a landing from an SNLF Beachhead-0, any marine's first step, a Holding Box unit's
 # kept component from the Force Pool (rulings D38-D41); 5: a landing sends enemy Detachment and Logistics markers to
 # the Delay Box (D42), the weather's Blitz ban is on units, not on a hex of markers alone (D43); 6: so does a
@@ -33,7 +33,8 @@ RULES_VERSION = 17  # the version new games are played under; 3: a marine's firs
 # Blitz Combat Segment then opening at its Beachhead Landing step (D70); 16: the one hexside shift is the lowest of
 # every hexside the adjacent attackers cross, a plain one's 0 included (D9); 17: the list of legal orders names every
 # hex that may be attacked, every unit that may attack it and every HQ that may support it (D71), and each unit's
-# Exploitation into the defending hex alone (D72)
+# Exploitation into the defending hex alone (D72); 18: a two-step unit breaks down only to a one-step unit that could
+# have combined it, a Minor Country's to its own country's (D79), and odds under 1-3 are written 1-3 (D80)
 
 
 def created_under(version: str | None) -> int:

@@ -13,7 +13,6 @@ from app.rules.daisenso.state import Combat, State
 from app.rules.daisenso.terrain import H
 from app.rules.engine.decision import Decision, ProbeDice
 from app.rules.engine.state import replace
-from app.rules.kernel.preview import preview_attack
 
 C = "Dai Senso "
 _BEFORE_RESULT = ("support", "roll")
@@ -313,7 +312,7 @@ class _Check:
         if p.retreated or p.converted or p.unsatisfied or p.owed is not None or p.attacker_result:
             self.err("4.2.2", f"at stage {stage} no result has been met yet")
         attack = sum(s.kind(s.units[x]).attack for x in p.attackers) + (s.kind(s.units[p.hq]).attack if p.hq else 0)
-        raw = preview_attack(s.data.crt, attack, sum(s.kind(u).defense for u in here))
+        raw = combat.odds_preview(s.data.crt, attack, sum(s.kind(u).defense for u in here))
         if not raw.allowed:
             self.err("4.2.1.1", f"{attack} against {raw.odds.defence} is under a raw 1-3: no such attack")
 

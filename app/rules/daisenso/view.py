@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.rules.base import Command, Previews
 from app.rules.daisenso import combat
-from app.rules.daisenso.events import CombatResolved
+from app.rules.daisenso.events import CombatResolved, StepBegan
 from app.rules.daisenso.state import State
 from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
 
@@ -101,6 +101,8 @@ def preview(state: State, command: Command) -> dict:
     """An attack's odds, each shift with its case and the result of every die, by the order's own checks (a
     refused attack is refused here too); before the defender's Ranged Support if it has one to declare."""
     PREVIEWS.check(command)
+    if state.step == "airdrop":  # the attack it plans is made in the next step, Blitz Combat (4.1; ruling D81)
+        state = StepBegan("blitz-combat").apply(state)
     d = Decision(state, command.side, ProbeDice(), lambda s, e: e.apply(s))
     target = combat.one_hex(d, command.args["hexes"])
     try:

@@ -505,6 +505,17 @@ class Decided(Step):
         p = state.pending[0]
         return f"Turn {state.turn}, {p['side']} decision: {p['kind']}"
 
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 11.4, 8.2, 5.3 (rules version 16, ruling E56): an order other than the decision owed, refused by
+        the case that puts the decision first; an order only the other side gives, by the case that says whose."""
+        if not state.since(16):
+            return None
+        never = sea_closed(state, command) or _never_theirs(command)
+        if never or command.side != state.pending[0]["side"]:
+            return never
+        case, why = FIRST_OF.get(state.pending[0]["kind"], FIRST_OF["deployment"])
+        return case, f"{why}; {_sequence_text(state, command)}"
+
 
 class Losses(Decided):
     """Ichi-Go 11.20-11.23: the side that lost steps apportions them."""
@@ -621,6 +632,90 @@ def sea_closed(state: State, command: Command) -> tuple[str, str] | None:
     return None
 
 
+# Ichi-Go (rules version 16, ruling E56): the orders only one side ever gives, with the case that says whose they are
+_AIRLIFT = ("Ichi-Go 8.10", "the airlift is the Allies': one Chinese unit (or the 11th Airborne) a turn")
+NEVER_THEIRS = {
+    ("japanese", "reinforce"): ("Ichi-Go 9.7", "the Allied player rolls for and places the Chinese reinforcements"),
+    ("japanese", "place"): ("Ichi-Go 9.7", "the Allied player rolls for and places the Chinese reinforcements"),
+    ("japanese", "deploy"): ("Ichi-Go 3.3", "the Allied player sets up the Chinese regulars"),
+    ("japanese", "drop"): ("Ichi-Go 8.11", "the 11th Airborne's airdrop is the Allies'"),
+    ("japanese", "airlift"): _AIRLIFT,
+    ("japanese", "supply"): ("Ichi-Go 7.8", "the US Aerial Supply Marker is the Allies'"),
+    ("japanese", "land"): ("Ichi-Go 5.3", "the US landings are the Allies'; Japanese reinforcements enter (9.1)"),
+    ("japanese", "b29"): ("Ichi-Go 8.9", "the Allied player places the B-29 marker"),
+    ("allied", "withdraw"): ("Ichi-Go 9.2", "the Japanese player withdraws two divisions on Turn 5"),
+    ("allied", "ship"): ("Ichi-Go 9.4", "the Japanese player rolls for the 14AA units shipped"),
+    ("allied", "enter"): ("Ichi-Go 9.1", "Japanese reinforcements enter; Chinese ones are placed (9.7), US ones land "
+                                         "(9.8)"),
+    ("allied", "absorb"): ("Ichi-Go 9.5", "Japanese divisions absorb Japanese brigades"),
+    ("allied", "release"): ("Ichi-Go 9.3", "the Japanese player brings the Formosa Garrison divisions over"),
+    ("allied", "commit"): ("Ichi-Go 11.17", "the tank regiments are the Japanese player's"),
+}
+
+# Ichi-Go (rules version 16, ruling E56): the orders of one moment of the turn, with the case that sets it
+AT_ITS_MOMENT = {
+    "withdraw": ("Ichi-Go 9.2", "two divisions are withdrawn at the start of Turn 5's Phase V"),
+    "ship": ("Ichi-Go 9.4", "the 14AA shipment is rolled once a Phase V once Causeway is launched, while its pool "
+                            "holds units (5.3 item 7)"),
+    "enter": ("Ichi-Go 9.1", "Japanese reinforcements enter in Phase V (the Formosa Garrison and the Kwantung Army "
+                             "after the Formosa landing, 5.3)"),
+    "absorb": ("Ichi-Go 9.5", "a brigade is absorbed in Phase V"),
+    "release": ("Ichi-Go 9.3", "two Formosa Garrison divisions come over on Turn 9's Phase V if Causeway is not "
+                               "launched"),
+    "reinforce": ("Ichi-Go 9.7", "the Chinese reinforcements are rolled for and placed in Phase X"),
+    "place": ("Ichi-Go 9.7", "the Chinese reinforcements are rolled for and placed in Phase X"),
+    "roll": ("Ichi-Go 8.1", "the airpower roll opens Phase IV; the Causeway roll opens Turn 7 (5.2) and the B-29 roll "
+                            "a turn after Causeway (8.9)"),
+    "b29": ("Ichi-Go 8.9", "the B-29 marker is placed at the start of a game turn"),
+    "air": ("Ichi-Go 8.2", "airpower markers are placed by the winner of the airpower roll once it is made"),
+    "commit": ("Ichi-Go 11.17", "tank regiments are committed to a defence before the die of an attack on it"),
+    "lose": ("Ichi-Go 11.21", "step losses are apportioned when a battle's result leaves a choice"),
+    "advance": ("Ichi-Go 11.24", "an advance after combat is decided right after a battle that empties the defender's "
+                                 "hex"),
+    "stay": ("Ichi-Go 11.24", "an advance after combat is decided right after a battle that empties the defender's "
+                              "hex"),
+    "drop": ("Ichi-Go 8.11", "the 11th Airborne drops in a US Movement Phase, from Turn 8 once Causeway is launched"),
+    "airlift": ("Ichi-Go 8.10", "the airlift is made in a Chinese or US movement phase of a turn of Allied air "
+                                "superiority"),
+    "land": ("Ichi-Go 5.3", "the US landings are made in Phase I of Turns 7 and 8; later US divisions land in a US "
+                            "Movement Phase (9.8)"),
+    "supply": ("Ichi-Go 7.8", "the US Aerial Supply Marker is placed in a US phase once Causeway is launched"),
+    "deploy": ("Ichi-Go 3.3", "the Chinese regulars are set up before play begins"),
+    "declare": ("Ichi-Go 5.5", "a nation's move/fight order is declared before its first phase of the turn"),
+}
+
+# Ichi-Go (rules version 16, ruling E56): the case that puts each decision before any other order
+FIRST_OF = {
+    "losses": ("Ichi-Go 11.4", "the resolution of one attack is completed before anything else"),
+    "advance": ("Ichi-Go 11.4", "the resolution of one attack is completed before anything else"),
+    "momentum": ("Ichi-Go 11.4", "the resolution of one attack is completed before anything else"),
+    "tanks": ("Ichi-Go 11.4", "the resolution of one attack is completed before anything else"),
+    "airpower": ("Ichi-Go 8.2", "all the airpower markers won are placed first"),
+    "deployment": ("Ichi-Go 5.3", "the units deploying after the Formosa landing are placed first (ruling E3)"),
+}
+
+
+def _never_theirs(command: Command) -> tuple[str, str] | None:
+    return NEVER_THEIRS.get((command.side, command.action))
+
+
+def _sequence_text(state: State, command: Command) -> str:
+    """The sequence of play's own words for `command` now: the step, and the orders it takes."""
+    return TABLE.prompt(state).refusal(command) or ""
+
+
+def _not_this_moment(state: State, command: Command) -> tuple[str, str] | None:
+    """Ichi-Go 9.x, 8.x, 11.x, 3.3, 5.3, 5.5, 7.8 (rules version 16, ruling E56): an order of another moment of the
+    turn given by the side acting, refused by the case of the moment that takes it; `end` in Phase IV before its
+    roll by 8.1."""
+    if command.action == "end" and state.phase == "IV":
+        return "Ichi-Go 8.1", f"both players roll at the start of the Airpower Phase; {_sequence_text(state, command)}"
+    found = AT_ITS_MOMENT.get(command.action)
+    if found is None:
+        return None
+    return found[0], f"{found[1]}; {_sequence_text(state, command)}"
+
+
 class InPhase(Step):
     """A step of Phases I-X (5.1): the phase's side acts."""
 
@@ -628,8 +723,21 @@ class InPhase(Step):
         return phase_side(state)
 
     def closed(self, state: State, command: Command) -> tuple[str, str] | None:
-        """Ichi-Go 10.11 (ruling E51): a naval transfer out of its phase or by the Japanese."""
-        return sea_closed(state, command)
+        """Ichi-Go 10.11 (ruling E51): a naval transfer out of its phase or by the Japanese; the step's own refusals
+        (`closed_here`); from rules version 16 (ruling E56) an order only the other side gives, and one of a moment
+        this step is not, each by its case."""
+        if sailed := sea_closed(state, command):
+            return sailed
+        never = _never_theirs(command) if state.since(16) else None
+        if never:
+            return never
+        found = self.closed_here(state, command)
+        if found or not state.since(16) or command.side != self.who(state):
+            return found
+        return _not_this_moment(state, command)
+
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
+        return None
 
     def label(self, state: State) -> str:
         return f"Turn {state.turn}, {phase_name(state.phase)}"
@@ -648,6 +756,15 @@ class SetUp(Step):
 
     def label(self, state: State) -> str:
         return "Set-up (3.3)"
+
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 3.3 (rules version 16, ruling E56): play begins once the Chinese regulars are set up."""
+        if not state.since(16):
+            return None
+        if never := _never_theirs(command):
+            return never
+        return "Ichi-Go 3.3", ("the Chinese regulars are drawn and set up before play begins; "
+                               f"{_sequence_text(state, command)}")
 
     @order("deploy", "Ichi-Go 3.3", "draw the Chinese regulars blind and set them up untried")
     def deploy(self, em: Decision) -> None:
@@ -700,11 +817,14 @@ class Declare(InPhase):
     def allowed(self, state: State, orders: tuple[str, ...]):
         return ("declare",)
 
-    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
         """Ichi-Go 5.5, 5.3 item 1 (rules version 10, ruling E40): a declaration by the player who does not decide
-        the nation's order is refused by 5.5, naming who declares it (before, by 5.1: not that side's turn)."""
-        if sailed := sea_closed(state, command):
-            return sailed
+        the nation's order is refused by 5.5, naming who declares it (before, by 5.1: not that side's turn); from
+        rules version 16 (ruling E56) any other order of the declaring player too: the declaration comes first."""
+        nation = state.nation_now()
+        if state.since(16) and command.side == self.who(state) and command.action != "declare":
+            return "Ichi-Go 5.5", (f"the {nation} move/fight order is announced before its phases: `declare {nation} "
+                                   f"move-fight|fight-move` comes first; {_sequence_text(state, command)}")
         if not state.since(10) or command.action != "declare" or command.side == self.who(state):
             return None
         nation = command.args.get("nation")
@@ -739,14 +859,12 @@ class Operations(InPhase):
             names.append("supply")
         return [*names, "end"]
 
-    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
         """Ichi-Go 8.11, 9.8, 5.3 items 4, 12, 13, 5.5, 7.8, 8.10 (rules version 10, ruling E38): an order this
         phase does not take, refused by the case that forbids it, not by the sequence of play: in a US Movement
         Phase before the turn later US divisions may land, a landing or the 11th Airborne's drop; an attack in a
         phase declared for movement or a move in one declared for combat; the Aerial Supply Marker or the airlift
         once spent or not open."""
-        if sailed := sea_closed(state, command):
-            return sailed
         if not state.since(10) or command.side != self.who(state):
             return None
         action, nation, mode = command.action, state.nation_now(), state.mode()
@@ -813,11 +931,9 @@ class Landings(InPhase):
             names.append("supply")  # ruling E52: the marker may be placed at any time in the turn (7.8)
         return [*names, "end"]
 
-    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
         """Ichi-Go 10.11, 5.3 items 4 and 12 (rules version 10, ruling E38): a naval transfer before Turn 9, or a
         landing after the two landings' turns, refused by its case."""
-        if sailed := sea_closed(state, command):
-            return sailed
         if not state.since(10) or command.side != "allied":
             return None
         if command.action == "transfer":
@@ -906,10 +1022,8 @@ class ChineseReinforcements(InPhase):
     def allowed(self, state: State, orders: tuple[str, ...]):
         return ("place", "end") if state.reinforced else ("reinforce",)
 
-    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
         """Ichi-Go 9.7 (rules version 10, ruling E38): the roll and blind draw come first, once a phase."""
-        if sailed := sea_closed(state, command):
-            return sailed
         if not state.since(10) or command.side != "allied":
             return None
         if command.action in ("place", "end") and not state.reinforced:

@@ -429,6 +429,21 @@ class Decided(Step):
         p = state.pending[0]
         return f"GT {state.turn}, {p['side']} decision: {p['kind']}"
 
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """SNC 10.1, 6.0, 11.2 (rules version 13, ruling E25): an order other than the decision owed, refused by the
+        case that makes the decision come first; an order its side never gives, by the case that says whose it is."""
+        if not state.since(13):
+            return None
+        never = _never_theirs(command)
+        if never or command.side != state.pending[0]["side"]:
+            return never
+        kind, now = state.pending[0]["kind"], _sequence_text(state, command)
+        if state.battle is not None:
+            return "SNC 10.1", f"the battle at {state.battle['hex']} is resolved before another order is given; {now}"
+        if kind == "overstack":
+            return "SNC 6.0", f"{state.pending[0]['data']['hex']} is brought within the stacking limits first; {now}"
+        return "SNC 11.2", f"the reinforcements the interdiction removes are chosen first; {now}"
+
 
 class Losses(Decided):
     """SNC 10.5.2: the owner chooses which units lose the steps."""
@@ -582,6 +597,18 @@ class Retreat(Decided):
 class InPhase(Step):
     """A phase of a player turn (5.1): the phasing side acts."""
 
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """An order this step does not take, refused by the case that forbids it here (from rules version 6, ruling
+        E17: `closed_here`); from rules version 13 (ruling E25) also an order its side never gives, and one of a
+        moment this step is not (a decision's order with no decision owed), each by its case."""
+        never = _never_theirs(command) if state.since(13) else None
+        if never or not state.since(6) or command.side != state.side:
+            return never
+        return self.closed_here(state, command) or (_not_this_moment(state, command) if state.since(13) else None)
+
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
+        return None
+
     def label(self, state: State) -> str:
         return f"GT {state.turn}, {state.side} {PHASE_NAMES[state.phase]}"
 
@@ -596,6 +623,13 @@ class Declare(InPhase):
 
     def allowed(self, state: State, orders: tuple[str, ...]):
         return ("declare",)
+
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
+        """SNC 5.3 (rules version 13, ruling E25): nothing before the declaration of the player turn."""
+        if not state.since(13):
+            return None
+        return "SNC 5.3", ("prior to the start of his player turn the player announces what each Operations Phase is "
+                           "for: `declare move|fight move|fight` comes first")
 
     @order("declare move|fight:first move|fight:second", "SNC 5.3",
            "announce what each Operations Phase of this player turn is for", _declare_candidates)
@@ -617,11 +651,9 @@ class Operations(InPhase):
             return ("move", "overrun", "end") if state.side == "japanese" else ("move", "end")
         return ("attack", "end")
 
-    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
         """SNC 5.3, 9.6, 5.4, 8.3 (rules version 6, ruling E17): an order this phase does not take, refused by the
         case that forbids it here."""
-        if not state.since(6) or command.side != state.side:
-            return None
         action, mode = command.action, state.mode()
         if action == "overrun" and state.side == "chinese":
             return "SNC 9.6", "only the Japanese overrun"
@@ -670,11 +702,9 @@ class ChineseReinforcements(InPhase):
             names.insert(1, "rail")
         return names
 
-    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
         """SNC 8.2, 11.2, 11.3, 5.3 (rules version 6, ruling E17): an order this phase does not take, refused by the
         case that forbids it here."""
-        if not state.since(6) or command.side != "chinese":
-            return None
         action, first = command.action, int(state.data.params["reinforcements"]["rail_from_turn"])
         if action == "air":
             if not state.chinese_air:
@@ -724,11 +754,9 @@ class JapaneseReinforcements(InPhase):
         army = ["advance"] if reinforcements.army_going_on(state) else []
         return (["replace"] if state.replacements > 0 else []) + ["land", *army, "end"]
 
-    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
         """SNC 8.3, 8.4, 8.4.1, 5.3 (rules version 6, ruling E17): an order this phase does not take, refused by the
         case that forbids it here."""
-        if not state.since(6) or command.side != "japanese":
-            return None
         action, first = command.action, int(state.data.params["replacements"]["japanese_from_turn"])
         if action == "replace":
             if state.turn < first:
@@ -762,6 +790,62 @@ class JapaneseReinforcements(InPhase):
     def advance(self, em: Decision, units: list[str], hex: str) -> None:
         once_each(em.state, units, "SNC 8.4.1", "a unit advances once")
         reinforcements.army_advance(em, units, hex)
+
+
+# SNC (rules version 13, ruling E25): the orders only one side ever gives, with the case that says whose they are
+NEVER_THEIRS = {
+    ("chinese", "replace"): ("SNC 8.1", "the Chinese player receives no replacements; an eliminated elite unit comes "
+                                        "back by the Turn Record Track"),
+    ("chinese", "land"): ("SNC 8.2", "Chinese reinforcements are placed in their listed hex or on a railroad hex; only "
+                                     "Japanese reinforcements land (8.4)"),
+    ("chinese", "overrun"): ("SNC 9.6", "only the Japanese overrun"),
+    ("chinese", "support"): ("SNC 11.1", "only the Japanese naval gunfire markers support a defence"),
+    ("japanese", "place"): ("SNC 8.4", "Japanese reinforcements arrive by amphibious landing: `land UNITS at HEX`"),
+    ("japanese", "rail"): ("SNC 8.4", "Japanese reinforcements arrive by amphibious landing: `land UNITS at HEX`"),
+    ("japanese", "retreat"): ("SNC 8.4", "only the Chinese survivors of a landing retreat"),
+    ("japanese", "remove"): ("SNC 11.2", "the Chinese player chooses the reinforcements the interdiction removes"),
+    ("japanese", "intercept"): ("SNC 11.3", "the Chinese air force intercepts; the Japanese have no such roll"),
+    ("japanese", "air"): ("SNC 11.3", "the Chinese air force answers the interdiction; the Japanese have no such roll"),
+    ("japanese", "proceed"): ("SNC 11.2", "the Chinese player lets the interdiction roll be made"),
+}
+
+# SNC (rules version 13, ruling E25): the orders that answer a decision, with the case of the moment that asks for it
+AT_ITS_MOMENT = {
+    "advance": ("SNC 10.5.3", "an advance after combat is decided right after a battle that leaves the defender's hex "
+                              "empty, and by its attacker"),
+    "stay": ("SNC 10.5.3", "an advance after combat is decided right after a battle that leaves the defender's hex "
+                           "empty, and by its attacker"),
+    "lose": ("SNC 10.5.2", "steps are lost when a battle's result leaves their owner a choice of units"),
+    "retreat": ("SNC 8.4", "the Chinese survivors of a landing retreat when the landing leaves them in its hex"),
+    "remove": ("SNC 11.2", "reinforcements are removed when the Japanese air interdiction's roll calls for a choice"),
+    "eliminate": ("SNC 6.0", "units are eliminated when a check finds their hex over the stacking limits"),
+    "intercept": ("SNC 11.3", "the Chinese air force intercepts when a Japanese air support marker is added to an "
+                              "attack"),
+    "air": ("SNC 11.3", "the Chinese air force answers the Japanese air interdiction in the Chinese Reinforcement "
+                        "Phase (11.2)"),
+    "proceed": ("SNC 11.2", "the Japanese air interdiction is rolled in the Chinese Reinforcement Phase, from GT 3"),
+    "support": ("SNC 11.4", "naval gunfire supports a defence when the Chinese attack a hex next to the Yangtze or the "
+                            "navigable Huangpu"),
+    "pass": ("SNC 11.1", "a defender adds a fire support marker, or passes, when a battle is resolved"),
+}
+
+
+def _never_theirs(command: Command) -> tuple[str, str] | None:
+    return NEVER_THEIRS.get((command.side, command.action))
+
+
+def _sequence_text(state: State, command: Command) -> str:
+    """The sequence of play's own words for `command` now: the step, and the orders it takes."""
+    return TABLE.prompt(state).refusal(command) or ""
+
+
+def _not_this_moment(state: State, command: Command) -> tuple[str, str] | None:
+    """SNC 10.5.3, 10.5.2, 8.4, 11.2, 6.0, 11.3, 11.4, 11.1 (rules version 13, ruling E25): a decision's order given
+    in a phase, with no decision owed, refused by the case of the moment that asks for it."""
+    found = AT_ITS_MOMENT.get(command.action)
+    if found is None:
+        return None
+    return found[0], f"{found[1]}; {_sequence_text(state, command)}"
 
 
 def _outside_its_phase(state: State, action: str) -> tuple[str, str] | None:
