@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from app.events.core import StandingOrdersSet
+from app.events.core import GameCreated, StandingOrdersSet
 from app.events.dice import Dice
 from app.rules.errors import IllegalOrder
 
@@ -175,12 +175,35 @@ class Rules(Protocol):
 
 
 def event_visibility(rules: Rules, event: Any, side: str | None) -> bool | str:
-    """The rule set's `visible(event, side)`, or True: everything is visible. A side's standing orders
-    (core.StandingOrdersSet) are its own in every game: the other side reads only that some were set."""
-    if isinstance(event, StandingOrdersSet) and side is not None and event.side != side:
-        return f"{event.side} set standing orders (hidden from you)"
+    """The rule set's `visible(event, side)`, or True: everything is visible. Two events are ruled here, the same
+    in every game, before the rule set's hook sees them: a side's standing orders (core.StandingOrdersSet) are its
+    own, the other side reads only that some were set; and a game created from a custom position is shown to a
+    side by its line only (`created_line`)."""
+    if side is not None:
+        if isinstance(event, StandingOrdersSet) and event.side != side:
+            return f"{event.side} set standing orders (hidden from you)"
+        if isinstance(event, GameCreated) and from_position(event):
+            return created_line(event)
     hook = optional(rules, "visible")
     return True if hook is None else hook(event, side)
+
+
+def from_position(event: GameCreated) -> bool:
+    """Whether the game was created from a custom position (docs/custom-positions.md): its options hold one."""
+    return isinstance(event.options, dict) and event.options.get("position") is not None
+
+
+def created_line(event: GameCreated) -> str:
+    """What a side reads of the creation of a game from a custom position, in every game (docs/custom-positions.md,
+    "Who reads the position"; Formosa ruling F163). The position says where every unit stands and whatever else
+    the game keeps from a side (SNC 6.3 and Ichi-Go 6.6: the units beneath an enemy stack's top; Formosa 11.0,
+    11.1: the concealed units, the displays, the air plan), so its payload is left out as any other hidden part
+    of an event is (a filtered export keeps its salted digest): each side reads what it may of the position in
+    its view. The dice seed's commitment is shown whole: a player checks the dice against it once the seed is
+    revealed. The arbiter, and everyone once the game is over, reads the event whole."""
+    return (f"game created: {event.rules}, scenario {event.scenario}; dice seed committed "
+            f"({event.seed_commitment}); from a custom position: what it places is in your view, the rest is hidden "
+            "from you")
 
 
 def event_reveals(rules: Rules, event: Any) -> bool:

@@ -15,7 +15,7 @@ refuses it (it has no secret seed), so a board takes orders only here:
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 
 from app.events import core, dice
 from app.events.interface import SnapshotStreams
@@ -111,8 +111,17 @@ def edit(store: SnapshotStreams, catalog: Catalog, board_id: str, unit: str, cha
     try:
         projection.edited(state.game, body)
     except ValueError as exc:
-        raise GameError(str(exc)) from None
+        raise GameError(f"{exc}{_fields_of(state.game, unit)}") from None
     return store.append(board_id, state.meta.seq, [_new(body)])
+
+
+def _fields_of(game, unit: str) -> str:
+    """The fields an edit may set on `unit`, as a refusal names them (each game names a unit's place its own way:
+    `hex`, Formosa's `where`), or nothing for a unit the board has not."""
+    found = (getattr(game, "units", None) or {}).get(unit) if isinstance(unit, str) else None
+    if found is None or not is_dataclass(found):
+        return ""
+    return f"; the fields of {unit} an edit may set: {', '.join(f.name for f in fields(found) if f.name != 'id')}"
 
 
 def play(store: SnapshotStreams, catalog: Catalog, board_id: str, side: str, policy: str, orders: int = 1) -> list[str]:

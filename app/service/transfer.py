@@ -59,6 +59,12 @@ def parse_lines(lines: Iterable[str | bytes]) -> list[StoredEvent]:
         found = text.problem_in(data, text.unicode_problem) if "\\u" in line else None
         if found:
             raise GameError(f"line {number}: a text of the event {found}")
+        if isinstance(data, dict) and "filtered_for" in data and not events:
+            raise GameError(f"line {number}: a player's own export during play (filtered for "
+                            f"{text.quoted(str(data['filtered_for'])[:40])}): it holds only what that seat was shown, "
+                            "so it neither imports nor audits; `verify FILE --receipts FOLDER` checks it against "
+                            "that player's receipts, and the whole export (the arbiter's, or anyone's once the game "
+                            "is over) imports and verifies")
         if not isinstance(data, dict) or set(data) - set(SALT) != set(FIELDS):
             raise GameError(f"line {number}: an event needs exactly the fields {', '.join(FIELDS)} (and a salt, "
                             "if it has one)")

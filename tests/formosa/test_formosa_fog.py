@@ -189,9 +189,10 @@ def test_analysis_counts_losses_and_attacks_and_the_email_names_the_optional_rul
 
 
 @pytest.mark.slow  # random games played to their end
-@pytest.mark.parametrize("scenario,seed,options", [("1", 0, {}), ("2", 2, {}), ("1", 5, ALL_RULES),
+@pytest.mark.parametrize("scenario,seed,options", [("1", 3, {}), ("2", 2, {}), ("1", 5, ALL_RULES),
                                                    ("2", 6, ALL_RULES)])
 def test_random_games_of_both_scenarios_end_without_dead_ends(scenario, seed, options):
+    # scenario 1's seed 3 plays its 13 GTs to 4.2 as seed 0 did, in 382 orders instead of 421 (rules version 21)
     final, accepted = fuzz(GAME, candidates, random.Random(seed), 5000, f"seed {seed}",
                            state=GAME.initial_state(scenario, options))
     assert GAME.outcome(final) is not None and accepted > 30

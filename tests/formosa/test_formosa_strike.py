@@ -152,7 +152,7 @@ def test_16_6_kamikaze_hits_are_split_by_the_allied_player_and_the_points_are_sp
     strike = planned(japanese={"kamikaze": 3})
     state = given(step="japanese-special-attack", air={"kamikaze": 3}, strike=strike,
                   markers={"amphibious": 2}, naval={"gunfire": 2})
-    refused(state, "japanese", "end", "Formosa 6.1")  # the roll comes first, every GT (F5)
+    refused(state, "japanese", "end", "Formosa 16.6")  # the roll comes first, every GT (F5), by 16.6 (F166)
     state = play(state, "japanese", "roll", [6])  # three points read the 3-4 column: two hits
     assert state.air["kamikaze"] == 0 and state.pending[0]["kind"] == "kamikaze-hits"
     refused(state, "allied", "return 2 amphibious 1 gunfire", "Formosa 16.6")

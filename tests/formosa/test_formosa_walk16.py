@@ -283,7 +283,8 @@ def test_19_4_air_supply_only_for_units_without_a_line_of_supply(store):
 # -- orders the rules give one side only (ruling F133) ------------------------------------------------------
 def test_f133_an_order_reserved_to_the_other_side_is_refused_by_the_case_that_reserves_it(store):
     """10.0, 16.4, 16.5, 21.0, 7.0, 22.0: the Allies' alone; 18.0: the Japanese fleet's; 16.3: ground support
-    supports an attack only, so never the defender's. An order of one's own at the wrong moment keeps 6.1."""
+    supports an attack only, so never the defender's. An order of one's own at the wrong moment kept 6.1 (until rules
+    version 21: ruling F167 names the case that gives it its phase)."""
     units = {"jp-50-301": X, "us-7-17": AROUND[0]}
     game = formosa(store, {"phase": "japanese-combat", "revealed": ["jp-50-301"], "units": units,
                            "air": {"allied-tac": 4}, "missions": {"allied": {"tactical": 2}}})
@@ -300,7 +301,8 @@ def test_f133_an_order_reserved_to_the_other_side_is_refused_by_the_case_that_re
                                          "never used in the defence"),
             ("allied", "sortie", "Formosa 18.0: the mobile fleet sortie is the Japanese player's")):
         assert game.refused(side, order) == says, order
-    assert game.refused("japanese", f"move jp-50-301 {AROUND[2]}").startswith("Formosa 6.1")  # its own, not now
+    # its own, not now: named by the case that gives it its phase since rules version 21 (ruling F167), else 6.1
+    assert game.refused("japanese", f"move jp-50-301 {AROUND[2]}").startswith("Formosa 12.0")
 
 
 def test_f133_a_game_created_under_rules_15_refuses_them_by_the_sequence_as_played():

@@ -100,19 +100,28 @@ def test_an_impossible_position_is_refused_with_every_problem_named_and_nothing_
     assert "3337" not in problems  # a beach no Japanese unit holds in this position is a beachhead
 
 
+def _refused(position: dict) -> str:
+    """The refusal of a position by the rules alone (the service's refusal carries the same text: `refusal`)."""
+    with pytest.raises(SetupError) as err:
+        start(position)
+    return str(err.value)
+
+
 def test_the_common_vocabulary_and_size_limits_hold_for_olympic_too(store):
+    """Through the service once (nothing written, the rules' words reach the user), then by the rules alone."""
     assert "unknown key 'tokko'" in refusal(store, {"turn": 1, "phase": "tokko", "tokko": 3})
-    assert "us-25-27 is both placed and removed" in refusal(
-        store, {"turn": 2, "phase": "movement", "units": {"us-25-27": "3335"}, "removed": ["us-25-27"]})
-    assert "'phase' on Game-Turn 2" in refusal(store, {"turn": 2, "phase": "japanese-losses"})
-    assert "phase 'losses' is an exchange's choice" in refusal(store, {"turn": 2, "phase": "losses"})  # [exchange]
-    assert "'phase' on Game-Turn 1" in refusal(store, {"turn": 1, "phase": "movement"})  # sequence A.1
-    too_many = refusal(store, {"turn": 2, "phase": "movement", "released": ["jp-154-1"] * (MAX_ENTRIES + 1)})
+    assert "us-25-27 is both placed and removed" in _refused(
+        {"turn": 2, "phase": "movement", "units": {"us-25-27": "3335"}, "removed": ["us-25-27"]})
+    assert "'phase' on Game-Turn 2" in _refused({"turn": 2, "phase": "japanese-losses"})
+    assert "phase 'losses' is an exchange's choice" in _refused({"turn": 2, "phase": "losses"})  # [exchange]
+    assert "there is no American Forces Movement Phase on Game-Turn 1" in _refused(  # sequence A.1's note (R52)
+        {"turn": 1, "phase": "movement"})
+    too_many = _refused({"turn": 2, "phase": "movement", "released": ["jp-154-1"] * (MAX_ENTRIES + 1)})
     assert f"released: more than {MAX_ENTRIES} entries" in too_many
-    assert "beachheads: 'Kagoshima' is not a hex label (XXYY)" in refusal(
-        store, {"turn": 2, "phase": "movement", "beachheads": ["Kagoshima"]})
-    assert "[returns] maps American unit ids" in refusal(
-        store, {"turn": 2, "phase": "movement", "returns": {"us-25-27": "soon"}})
+    assert "beachheads: 'Kagoshima' is not a hex label (XXYY)" in _refused(
+        {"turn": 2, "phase": "movement", "beachheads": ["Kagoshima"]})
+    assert "[returns] maps American unit ids" in _refused(
+        {"turn": 2, "phase": "movement", "returns": {"us-25-27": "soon"}})
 
 
 def test_the_rules_fill_in_what_follows_from_a_position():

@@ -56,12 +56,29 @@ def test_the_combat_panel_of_an_american_exchange_owes_the_militia_and_reads_the
 
 
 def test_the_combat_panel_of_a_japanese_attack_reads_the_right_hand_numbers():
-    """A 4-4 against a 4-12: 0 (column "0"); the panel's numbers are those the Japanese attack inflicts (note 4)."""
+    """A 4-4 against a 4-12: 0 (column "0"); the panel's numbers are those the Japanese attack inflicts (note 4).
+    Its 6 is a special attack (8.54, note 5; ruling R53): the 4 doubled to 8, +4, read on "+4, +7": Dr 3/5, 5
+    points (it read Ex 10/10 on column 0, a result no 6 of this attack gives)."""
     state = given(step="japanese-combat", units={JP4A: "3135", US_A: "3235"})
     [combat] = of(when(state, "japanese", programmed(state), rolls=[3]), CombatResolved)
     panel = GAME.combat_summary(combat, state)
     assert (panel["attacker"], panel["odds"], panel["column"]) == ("japanese", "+0", "0")
-    assert [r["casualty_points"] for r in panel["distribution"]] == [2, 2, 2, 2, 3, 10]
+    assert [r["casualty_points"] for r in panel["distribution"]] == [2, 2, 2, 2, 3, 5]
+    assert [(r["column"], r["result"], r["special"]) for r in panel["distribution"]][4:] == [
+        ("0", "Dr 3/3", False), ("+4, +7", "Dr 3/5", True)]
+
+
+def test_ruling_r53_the_panel_of_a_special_attack_reads_the_faces_1_to_5_before_the_doubling_oo_8():
+    """OO-8: a Japanese 2 against an American 4 rolls a 6: doubled, 0, Ex 10/10. Its other faces would have read
+    the 2 as it is, -2: Ae 10/3, Ae 10/3, Ar 5/2, Ar 5/2, Dr 2/2 (they read column 0 too: Ar, Ar, Ar, Ar, Dr 3/3)."""
+    state = given(step="japanese-combat", units={JP2: "3135", US_A: "3235"})
+    [combat] = of(when(state, "japanese", programmed(state), rolls=[6]), CombatResolved)
+    panel = GAME.combat_summary(combat, state)
+    assert (panel["odds"], panel["column"], panel["result"], panel["losses"]["japanese"]) == ("+0", "0", "Ex 10/10",
+                                                                                              "all")
+    assert [(r["column"], r["result"], r["casualty_points"]) for r in panel["distribution"]] == [
+        ("-2", "Ae 10/3", 3), ("-2", "Ae 10/3", 3), ("-2", "Ar 5/2", 2), ("-2", "Ar 5/2", 2), ("-2", "Dr 2/2", 2),
+        ("0", "Ex 10/10", 10)]
 
 
 def test_the_preview_of_an_attack_on_militia_says_its_die_shows_the_combat_die_face():

@@ -45,15 +45,14 @@ def _order_hidden(text: str, side: str) -> bool:
 def visible(event, side: str | None, describe) -> bool | str:
     if side is None:
         return True
-    if isinstance(event, core.GameCreated):
-        return created(event) if "position" in event.options else True
     if isinstance(event, core.OrderGiven | core.RollsSpent | core.Retracted):
         told = engine_fog.order_or_undo(event, side, lambda o: _order_hidden(o.text, side), "Formosa 11.0, 11.1")
         return True if told is None else told
     if type(event).__module__ == core.__name__:
         # the other core events carry the players' own words (a name, a seed text the dice need, a dispute's reason)
         # or the server's fixed texts: no rules information, shown as written (a text that merely began "jp-" was
-        # taken for a unit id and failed every read of the Allied player)
+        # taken for a unit id and failed every read of the Allied player). A game's creation from a custom position
+        # (ruling F163) is the shared rule's, in every game, before this hook: app/rules/base.py `created_line`
         return True
     if isinstance(event, StrikeAssigned) and event.side != side:
         return event.secret()  # 16.1: secret until the reveal
@@ -62,16 +61,6 @@ def visible(event, side: str | None, describe) -> bool | str:
         return True
     text = describe(event)
     return fog.scrub(text, lambda u: u in hidden, ID_PATTERN, lambda u: NAMES.get(side_of(u) or "", "enemy"))
-
-
-def created(event: core.GameCreated) -> str:
-    """Ruling F163: a game created from a custom position (docs/custom-positions.md) is shown to each player by its
-    line only. The position names what each side may not read (11.0, 11.1): where the concealed Japanese units
-    stand, the Allied units in the Staging Area and Amoy, each side's air, naval and marker displays, its air plan;
-    so it is left out as every other hidden part of an event is, and each side reads its part in its view."""
-    return (f"game created: {event.rules}, scenario {event.scenario}; dice seed committed "
-            f"({event.seed_commitment[:12]}...); from a custom position: what it places is in your view, the rest is "
-            "hidden from you (Formosa 11.0, 11.1)")
 
 
 def reveals(event) -> bool:

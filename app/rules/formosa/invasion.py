@@ -126,6 +126,15 @@ def force(state: State, hex: str, seas: list[str] | None = None) -> list[Unit]:
     return [u for u in assaulting(state, hex) if not seas or u.where in seas]
 
 
+def assault_declared(state: State) -> bool:
+    """Has an assault been declared this Invasion Phase (10.2.2)? A hex assaulted, a combat under way, or a stack
+    that came ashore from the sea without a die (F85: deception units only, removed when the assault revealed
+    them), which stands on land off every amphibious marker."""
+    return bool(state.attacked_hexes) or state.combat is not None or any(
+        u.landed and state.data.is_land(H(u.where)) and u.where not in state.amphibious
+        for u in state.on_map("allied"))
+
+
 def waiting(state: State) -> list[Unit]:
     """Units at sea whose landing has not been fought."""
     return [u for u in state.on_map("allied") if state.at_sea(u)]

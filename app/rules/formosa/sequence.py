@@ -650,6 +650,7 @@ class Invasion(Phase):
     def land(self, d: Decision, hex: str, units: list[str]) -> None:
         state: State = d.state
         _marker(d, "amphibious", "Formosa 10.0")
+        _before_assaults(d, "amphibious")
         if d.data.map.on_map(H(hex)) and not d.data.is_land(H(hex)):
             return invasion.place_at_sea(d, hex, units, _amphibious_units)
         on_land(d, hex, "Formosa 10.1")
@@ -682,6 +683,7 @@ class Invasion(Phase):
     def drop(self, d: Decision, hex: str, units: list[str]) -> None:
         state: State = d.state
         _marker(d, "drop-zone", "Formosa 10.3")
+        _before_assaults(d, "drop zone")
         on_land(d, hex, "Formosa 10.1")
         if state.data.map.terrain_of(H(hex)) != "open" and H(hex) not in state.data.airfields():
             d.refuse("Formosa 10.1", f"{hex} is neither an open hex nor an airfield")
@@ -711,6 +713,16 @@ def _marker(d: Decision, kind: str, case: str) -> None:
         d.refuse("Formosa 18.0", "after the Decisive Battle no amphibious marker is placed this GT")
     if d.state.markers.get(kind, 0) < 1:
         d.refuse(case, f"no {kind} marker is ready: buy one in the Recruit Phase or at set-up")
+
+
+def _before_assaults(d: Decision, kind: str) -> None:
+    """10.1 (since rules version 21, ruling F165): the Allied player places all the markers he uses and then the
+    units on them, and only then are the opposed landings fought (10.2.2): no marker is placed once an assault of
+    this Invasion Phase has been declared, so no landing or drop is chosen knowing what an assault revealed or did."""
+    state: State = d.state
+    if state.since(21) and invasion.assault_declared(state):
+        d.refuse("Formosa 10.1", f"the {kind} markers and their units are placed before the first assault of the "
+                                 "Invasion Phase: an assault has been declared (ruling F165)")
 
 
 def _landing(d: Decision, hex: str, units: list[str], limit: int, case: str, amphibious: bool = False) -> None:
@@ -1718,7 +1730,61 @@ def _reserved(self, state: State, command) -> tuple[str, str] | None:
         return found
     if command.action == "support" and state.step in COMBAT_STEPS and command.side != state.side:
         return "Formosa 16.3", "ground support missions support an attack only; they are never used in the defence"
+    owed = ROLLS_OWED.get(state.step)
+    if state.since(21) and command.action == "end" and owed and not state.pending and command.side == owed[0] and not (
+            state.step == "japanese-special-attack" and state.strike.kamikaze_done):
+        return owed[1:]  # ruling F166
+    when = (JAPANESE_LAND if command.side == "japanese" and command.action == "land" else WHEN.get(command.action))
+    if state.since(21) and when and not state.pending and state.step != "over" and \
+            command.action not in type(self).declared():
+        return when  # ruling F167: an order out of its phase, named by the case that gives it its phase
     return None
+
+
+# Ruling F167 (rules version 21): an order given in a phase that never takes it is refused naming the case that says
+# in which phase it is given (the sequence of play, 6.1, lists the phases; these cases put each action in its own);
+# an order the phase takes but not now (not his turn, a decision waited for, what the phase allows at this point)
+# keeps 6.1 or its own refusal
+WHEN = {
+    "move": ("Formosa 12.0", "units move in their own side's Movement Phase"),
+    "motorized": ("Formosa 22.0", "motorized movement is chosen in the Allied Movement Phase, for units that begin "
+                                  "it on a road or railroad"),
+    "airlift": ("Formosa 25.3", "air transport is flown in the Allied Movement Phase"),
+    "attack": ("Formosa 15.0", "attacks are made by the phasing player in his Combat Phase"),
+    "support": ("Formosa 16.3", "ground support is placed at the beginning of the friendly Combat Phase, before any "
+                                "attack (an assault's in the Invasion Phase, 10.2.2)"),
+    "build": ("Formosa 20.1", "bases are built in the Allied Base Building Phase"),
+    "demobilise": ("Formosa 20.2", "bases are demobilised in the Allied Base Building Phase"),
+    "interdict": ("Formosa 16.4", "interdiction points are placed in the Allied Interdiction Phase"),
+    "strike": ("Formosa 16.5", "the B-29 strikes in the Allied B-29 Phase"),
+    "land": ("Formosa 10.1", "invasions are made in the Allied Invasion Phase"),
+    "drop": ("Formosa 10.1", "invasions are made in the Allied Invasion Phase"),
+    "assault": ("Formosa 10.2.2", "opposed landings are fought in the Allied Invasion Phase"),
+    "transfer": ("Formosa 21.0", "naval transfer is made in the Allied Naval Transfer Phase"),
+    "recruit": ("Formosa 8.0", "units are recruited at set-up and in the Recruit Phase of GT 2 and later"),
+    "replace": ("Formosa 8.0", "units are replaced in the Recruit Phase of GT 2 and later"),
+    "buy": ("Formosa 8.0", "points and markers are bought at set-up and in the Recruit Phase of GT 2 and later"),
+    "deploy": ("Formosa 8.1", "units bought are deployed in the Recruit Phase they are bought in"),
+    "sortie": ("Formosa 18.0", "the mobile fleet sorties in the Japanese Special Attack Phase"),
+    "raid": ("Formosa 25.8", "the Airborne Raiders land in a Japanese Movement Phase from GT 2"),
+    "plan": ("Formosa 16.1", "air missions are planned in the Strike Planning Phase"),
+    "assign": ("Formosa 16.1", "air missions are planned in the Strike Planning Phase"),
+}
+JAPANESE_LAND = ("Formosa 25.7", "the Japanese Marine Brigade lands in a Japanese Movement Phase from GT 2")
+
+
+# Ruling F166 (rules version 21): the phases whose die the rules make a player roll, and so end only by the roll: an
+# `end` before it is refused naming the case that orders the roll (an order the step never takes keeps 6.1)
+ROLLS_OWED = {
+    "recon": ("allied", "Formosa 24.1", "after the Japanese set-up the Allied player rolls 1d6 for the pre-invasion "
+                                        "reconnaissance: 'roll'"),
+    "amoy": ("allied", "Formosa 9.1", "until Amoy is captured the Allied player rolls 1d6 in the Amoy Operation "
+                                      "Phase of every GT from GT 2: 'roll'"),
+    "air-superiority": ("allied", "Formosa 16.2", "both players resolve air superiority, the Allied player firing "
+                                                  "first, on the 0 column without air points: 'roll'"),
+    "japanese-special-attack": ("japanese", "Formosa 16.6", "the Japanese player rolls for the kamikaze attack every "
+                                                            "turn, on the 0 column if none are allocated: 'roll'"),
+}
 
 
 STEPS = [SetupJapaneseLp(), SetupJapanese(), SetupAllied(), Recon(), ReconReveal(), RecruitJapanese(), RecruitAllied(),

@@ -116,7 +116,14 @@ OUT = "out"
 #    as played; ruling F160: Japanese naval gunfire is refused naming 17.0 (with ruling F18), not the ruling alone;
 #    ruling F161: every exploitation attack (25.1): any units of a stack of the force on any of its enemy hexes;
 #    ruling F162: every airlift (25.3) and every hex of the Marine Brigade's and the Raiders' landings (25.7, 25.8)
-RULES_VERSION = 20
+# 21 ruling F164: the score both players read (4.2 as it would count now) holds the VP the optional rules add at the
+#    end (25.5's 97th, 25.10's camp on the map and the VP it earned in play); the view, so the automated seats' seed,
+#    changes in a game with 25.5 or 25.10, so a game created under 1-20 shows the score it was played with; ruling
+#    F165: every invasion marker and its units are placed before the first assault of the Invasion Phase (10.1), a
+#    `land` or `drop` after one is refused, and no longer listed; ruling F166: an `end` before the roll 9.1, 16.2,
+#    16.6 or 24.1 orders is refused naming that case, not 6.1; ruling F167: an order given in a phase that never
+#    takes it names the case that puts it in its phase (`sequence.WHEN`), not 6.1
+RULES_VERSION = 21
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from app.rules.base import Command, Previews
 from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
 from app.rules.errors import IllegalOrder
-from app.rules.formosa import airpower, combat, invasion, victory
+from app.rules.formosa import airpower, combat, invasion, optional, victory
 from app.rules.formosa.events import CombatResolved, SpecialLanding, UnitEliminated
 from app.rules.formosa.state import State, is_hex
 from app.rules.kernel.mapfile import GameMap
@@ -67,6 +67,20 @@ def to_place_seen(state: State, side: str | None, placing: tuple[str, ...]) -> l
     return len(placing)
 
 
+def score(state: State) -> dict[str, int]:
+    """Each side's VP as the end of the game would count them now (4.2; public: control is occupation and the
+    Allied displays are public, F7): from rules version 21 (ruling F164) with what the optional rules add at the end,
+    as `victory.count` adds it: 25.5's 5 VP less for the 97th Division recruited, 25.10's 3 Japanese VP for the camp
+    on the map and the 5 VP it earned in play. A game created under 1-20 shows the 4.2 objectives and losses alone
+    (the view is what an automated seat draws its seed from)."""
+    allied, japanese = victory.allied_vp(state)[0], victory.japanese_vp(state)[0]
+    if state.since(21):
+        extra = optional.end_vp(state)
+        allied += sum(extra["allied"].values())
+        japanese += sum(extra["japanese"].values())
+    return {"allied": allied, "japanese": japanese}
+
+
 def view(state: State, side: str | None) -> dict:
     placing = still_to_place(state)
     units, counts = [], {}
@@ -100,8 +114,7 @@ def view(state: State, side: str | None) -> dict:
         "markers": {k: v for k, v in state.markers.items() if mine(k)},
         "victory_hexes": sorted(str(h) for h in state.data.sudden_death_hexes()),
         # 4.2 as it would count now (public: control is occupation, the Allied displays are public, F7)
-        "score": {"name": "Victory points (Formosa 4.2)",
-                  "by_side": {"allied": victory.allied_vp(state)[0], "japanese": victory.japanese_vp(state)[0]}},
+        "score": {"name": "Victory points (Formosa 4.2)", "by_side": score(state)},
         "control": {h: "allied" for h in sorted(state.occupied("allied"))},
         "units": units,
         "pending": pending,

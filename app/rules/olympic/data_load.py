@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from app.rules import datafiles
 from app.rules.custom_setup import HEX_LABEL, MAX_ENTRIES, SetupError, counter_values
@@ -268,6 +268,20 @@ def _cost_table(terrain: dict) -> CostTable:
                      hexside={k: mp(v["mp"]) for k, v in terrain.get("hexsides", {}).items()})
 
 
+@lru_cache(maxsize=1)
+def _printed_map(path: str) -> GameMap:
+    """The printed map, read once a process: a map is immutable, and every position (whose [values] and [militia]
+    give each its own GameData) plays on the same one, so a game started from a position no longer reads and
+    indexes the whole map again (most of the time a position took to start)."""
+    return load_map(path)
+
+
+@lru_cache(maxsize=8)
+def _custom_map(text: str) -> GameMap:
+    """A custom map's TOML text, read once for the positions that come with it (a refused map is read again)."""
+    return loads_map(text, "custom map")
+
+
 def load(options: Mapping | None = None) -> GameData:
     """The game's data; `options["map"]` is a custom map's TOML text (the printed reconstruction without it).
     The engine builds it once per set of options (app/rules/engine/game.py)."""
@@ -277,7 +291,7 @@ def load(options: Mapping | None = None) -> GameData:
         raise DataError([f"unknown option {k!r}: Operation Olympic takes a custom map ('map') and a position "
                          "('position', read by position.start)" for k in unknown])
     custom_map = options.get("map") or ""
-    gmap = loads_map(custom_map, "custom map") if custom_map else load_map(data.MAP)
+    gmap = _custom_map(custom_map) if custom_map else _printed_map(str(data.MAP))
     crt_raw = read_toml(data.CRT)
     tec = read_toml(data.TERRAIN)
     terrain = dict(tec["terrain"], hexsides=tec.get("hexsides", {}))

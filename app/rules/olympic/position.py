@@ -79,7 +79,9 @@ def _apply(state: State, p: Position) -> State:
         problems.append(f"[exchange] is for a position at phase 'losses' (8.9), not {p.phase!r}")
     if step not in steps:
         problems.append(f"'phase' on Game-Turn {p.turn} is the step play starts at: one of {', '.join(steps)}, or "
-                        f"{LOSSES} (Olympic sequence of play)")
+                        f"{LOSSES} (Olympic sequence of play" + (
+                            "; A.1: there is no American Forces Movement Phase on Game-Turn 1, ruling R52)"
+                            if p.turn == 1 and step == "movement" else ")"))
     if p.steps:
         problems.append("[steps]: an Olympic counter has no steps; a unit is in play ([units]) or not (removed)")
     units, found = place_units(state.units, replace(p, steps={}), lambda h: _on_map(data, h))

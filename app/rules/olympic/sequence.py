@@ -74,8 +74,66 @@ def _label(s: State, what: str) -> str:
     return f"Game-Turn {s.turn}: {what} (Casualty Points {s.casualty_points})"
 
 
+# the phase of the sequence of play (scenario.toml [[sequence]]) in which each order is given
+PHASE_OF = {"move": "american-movement", "land": "american-amphibious-assault",
+            "assault": "american-amphibious-assault", "attack": "american-combat",
+            "doctrine": "japanese-doctrine", "enter": "japanese-movement", "delay": "japanese-movement",
+            "jmove": "japanese-movement", "hold": "japanese-movement", "jattack": "japanese-combat"}
+WHEN = {"american-movement": "units move in the American Forces Movement Phase, the first of the American "
+                             "player-turn",
+        "american-amphibious-assault": "units at sea land or assault in the American Amphibious Assault Phase",
+        "american-combat": "American attacks are made in the American Forces Combat Phase",
+        "japanese-doctrine": "the doctrine tracks are rolled in the Japanese Doctrine Phase",
+        "japanese-movement": "the programmed Japanese move in the Japanese Forces Movement Phase",
+        "japanese-combat": "the programmed Japanese attack in the Japanese Forces Combat Phase"}
+
+
+def outside_its_phase(state: State, step: str, action: str) -> tuple[str, str] | None:
+    """Ruling R52: an order the step does not take, refused by the case of the phase it is given in (the sequence
+    of play's A.1-A.4, B.1-B.3), or by the rule that times it (14.4 and track 5 for the Tokko and the assaults after
+    it, 8.9 for an exchange's losses, R24 for the standing retreat order), not by the sequence of play at large. A
+    refusal's case only: nothing listed, accepted or decided changes, so no rules version (as R48)."""
+    if step == "losses":
+        p = state.pending[0]
+        return "Olympic 8.9", (f"the exchange at {p['hex']} waits for the attacking American units it eliminates "
+                               f"first (lose UNIT ...: printed strengths worth at least {p['required']})")
+    if action == "move" and state.turn == 1:
+        return "Olympic sequence A.1", ("there is no American Forces Movement Phase on Game-Turn 1: units ashore "
+                                        "move from Game-Turn 2's on")
+    if action in ("land", "assault") and step in ("placement", "tokko"):
+        return "Olympic 14.4", ("the amphibious assaults come after the invasion force is placed in the invasion "
+                                "zone hexes and the Tokko strike is rolled")
+    if action == "place":
+        if step == "tokko":
+            return "Olympic 14.4", "the invasion force is placed: the Tokko strike comes before the assaults"
+        return "Olympic sequence A.4", ("units are placed on beachheads in the American Reinforcement Phase (ruling "
+                                        "R18), or at sea in the American Amphibious Assault Phase (ruling R17)")
+    if action == "lose":
+        return "Olympic 8.9", "no exchange waits for its losses: they are chosen when an attack's result is Ex"
+    if action == "retreat":
+        return "Olympic ruling R24", ("the standing retreat order is given in the American Forces Movement, Combat "
+                                      "or Reinforcement Phase")
+    if action == "tokko":
+        return "Olympic 14.3 track 5", ("the Tokko tables are used only on Game-Turn 1, in the American Amphibious "
+                                        "Assault Phase, once the invasion force is placed (14.4)")
+    phase = PHASE_OF.get(action)
+    if phase is None:
+        return None
+    case = next(p["case"] for p in state.data.scenario["sequence"] if p["phase"] == phase)
+    return case, WHEN[phase]
+
+
+class Phase(Step):
+    """A step of the Olympic sequence of play; an order it does not take is refused by its phase's case (R52)."""
+
+    def closed(self, state: State, command) -> tuple[str, str] | None:
+        if command.action in TABLE.orders[self.name]:
+            return None  # the step's own order, given by the side not acting: the sequence of play refuses it
+        return outside_its_phase(state, self.name, command.action)
+
+
 # -- the American phases --------------------------------------------------------------------------------------
-class American(Step):
+class American(Phase):
     """A step of the American player-turn; `retreat toward` sets the standing retreat order (ruling R24)."""
 
     def label(self, s: State) -> str:
@@ -492,7 +550,7 @@ class Reinforcement(Standing):
 
 
 # -- the programmed Japanese ---------------------------------------------------------------------------------
-class Japanese(Step):
+class Japanese(Phase):
     """A step the automated Japanese seat plays; it takes only the programmed order (module docstring), which
     the prompt shows, so a person can also give it by hand."""
 

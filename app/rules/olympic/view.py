@@ -2,6 +2,8 @@
 (app/rules/base.py). A solitaire game hides nothing: both sides see the whole position."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 from app.events.core import DieRolled
 from app.rules.base import Command, Previews
 from app.rules.engine.decision import Decision, FixedDice
@@ -61,13 +63,14 @@ def combat_summary(event, state: State | None) -> dict | None:
     data = state.data
     attacker = "japanese" if event.kind == "japanese" else "american"
     defender = "american" if attacker == "japanese" else "japanese"
-    index = [c.label for c in data.crt.columns()].index(event.column)
     side = "cp_japan_attacking" if attacker == "japanese" else "cp_us_attacking"
     distribution = []
     for face in data.crt.dice:
+        index, label = _column_of(event, data, face)
         r = data.crt.lookup(index, face)
         distribution.append({"roll": face, "result": r.code, "value": VALUE[r.code.split()[0]],
-                             "p": 1 / len(data.crt.dice), "casualty_points": r.value(side)})
+                             "p": 1 / len(data.crt.dice), "casualty_points": r.value(side), "column": label,
+                             "special": event.kind == "japanese" and face == data.crt_raw["special_attack"]["die"]})
     code = event.result.split()[0]
     return {"attacker": attacker, "defender": defender, "hex": event.hex, "attackers": list(event.attackers),
             "attack": event.attack, "defence": event.defence, "odds": f"{event.differential:+d}",
@@ -75,6 +78,20 @@ def combat_summary(event, state: State | None) -> dict | None:
             "losses": {attacker: _attacker_losses(event, state, code), defender: "all" if code in ("De", "Ex") else 0},
             "distribution": distribution, "case": "Olympic 8.8", "reason": event.reason,
             "columns": [c.label for c in data.crt.columns()]}
+
+
+def _column_of(event: CombatResolved, data, face: int) -> tuple[int, str]:
+    """The column each face of the die is read on. In a Japanese attack a 6 is a special attack (8.54, note 5): the
+    Japanese strength doubled, the column found again; every other face reads the strength as it is. So the panel
+    of an ordinary Japanese attack reads its 6 on the doubled column, and that of a special attack its 1-5 on the
+    column before the doubling (ruling R53). An American attack reads every face on its one column."""
+    if event.kind != "japanese":
+        return next((i, c.label) for i, c in enumerate(data.crt.columns()) if c.label == event.column)
+    special = data.crt_raw["special_attack"]
+    strength = Fraction(event.attack) / (special["strength_multiplier"] if event.special else 1)
+    if face == special["die"]:
+        strength *= special["strength_multiplier"]
+    return combat.column(data, combat.differential(strength, Fraction(event.defence)))
 
 
 def _attacker_losses(event: CombatResolved, state: State, code: str) -> str | int:
