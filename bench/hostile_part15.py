@@ -403,7 +403,7 @@ def hunt_reads(accepted: list, seed: int) -> int:
                         findings.append(f"FINDING [reads] {name} {label!r}: /actions as {s} -> {a.status_code}")
                         print(findings[-1], flush=True)
                         continue
-                    orders = [o.get("order") for o in (a.json or {}).get("orders", []) if isinstance(o, dict)]
+                    orders = [o.get("order") for o in (a.json or {}).get("legal_orders", []) if isinstance(o, dict)]
                     for text in (orders[:2] + hostile_texts(rng, orders, [], 2)):
                         if not text:
                             continue

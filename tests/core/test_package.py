@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tomllib
 import venv
 from importlib import metadata
@@ -73,22 +74,54 @@ def test_the_readme_test_command_is_what_ci_runs():
     assert test_line in (ROOT / ".ci" / "run").read_text().splitlines()
 
 
-@pytest.mark.slow  # builds a wheel, makes a virtual environment and installs the dependencies into it
+# Run by the fresh environment's Python: which `app` and which hexledger metadata it finds (the wheel's, not the
+# checkout's), and each requirement of the wheel's metadata (extras' left out) that no installed distribution meets.
+REQUIREMENTS = """
+import importlib.metadata as md, json
+import app
+from packaging.requirements import Requirement
+dist, unmet, checked = md.distribution("hexledger"), [], 0
+for text in dist.requires or []:
+    need = Requirement(text)
+    if need.marker is not None and not need.marker.evaluate({"extra": ""}):
+        continue
+    checked += 1
+    try:
+        if not need.specifier.contains(md.version(need.name), prereleases=True):
+            unmet.append(f"{text}: {md.version(need.name)}")
+    except md.PackageNotFoundError:
+        unmet.append(f"{text}: not installed")
+print(json.dumps({"app": app.__file__, "metadata": str(dist.locate_file("")), "requirements": checked,
+                  "unmet": unmet}))
+"""
+
+
+@pytest.mark.slow  # builds a wheel, makes a virtual environment and installs it there
 def test_a_wheel_installed_outside_the_checkout_creates_plays_and_verifies_a_game(tmp_path):
     """`pip install` from an index installs a wheel: nothing of the checkout is there (the schema once was, and an
-    installed program made a database with no tables: `no such table: games`)."""
+    installed program made a database with no tables: `no such table: games`). The wheel is built by the backend
+    pyproject.toml names (setuptools, from the test extra, so no build environment is fetched from the index each
+    run) and installed alone in a fresh environment, its dependencies this environment's: each requirement the
+    wheel declares is checked there, the program runs on them."""
     source = tmp_path / "source"  # the checkout's files, so the build leaves nothing in the checkout itself
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "*.egg-info", "build", "db", "outbox",
                                                                  "__pycache__", ".hypothesis", "mutants", "tests"))
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(source)],
-                   check=True, cwd=tmp_path)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w",
+                    str(wheels), str(source)], check=True, cwd=tmp_path)
     (wheel,) = wheels.glob("hexledger-*.whl")
     env_dir = tmp_path / "fresh"
     venv.create(env_dir)  # without a pip of its own (ensurepip's copy costs seconds): this one installs into it
     # --no-compile: the programs below compile what they import, not every module of every dependency
     subprocess.run([sys.executable, "-m", "pip", "--python", str(env_dir / "bin" / "python"), "install", "--quiet",
-                    "--no-compile", str(wheel)], check=True, cwd=tmp_path)
+                    "--no-compile", "--no-deps", str(wheel)], check=True, cwd=tmp_path)
+    # The dependencies: this environment's folders, named in a .pth written after the install (before it, pip took
+    # the checkout's editable hexledger for the wheel's). A folder a .pth names is only put on sys.path after the
+    # fresh environment's own: the .pth files inside it (the editable install's hook into the checkout) are not
+    # run, so no `app` but the wheel's can be imported.
+    (site,) = (env_dir / "lib").glob("python*/site-packages")
+    (site / "dependencies.pth").write_text("".join(f"{p}\n" for p in dict.fromkeys(
+        sysconfig.get_paths()[key] for key in ("purelib", "platlib"))))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HEXLEDGER_", "PYTHON", "VIRTUAL_ENV"))}
@@ -99,10 +132,10 @@ def test_a_wheel_installed_outside_the_checkout_creates_plays_and_verifies_a_gam
         assert done.returncode == 0, (args, done.stdout, done.stderr)
         return done.stdout
 
-    where = json.loads(subprocess.run([str(env_dir / "bin" / "python"), "-c", "import app, json; "
-                                       "print(json.dumps(app.__file__))"], cwd=elsewhere, env=env,
+    found = json.loads(subprocess.run([str(env_dir / "bin" / "python"), "-c", REQUIREMENTS], cwd=elsewhere, env=env,
                                       capture_output=True, text=True, check=True).stdout)
-    assert Path(where).is_relative_to(env_dir)  # the installed copy, not the checkout
+    assert Path(found["app"]).is_relative_to(env_dir) and Path(found["metadata"]).is_relative_to(env_dir)
+    assert found["requirements"] >= 10 and found["unmet"] == []  # every dependency the wheel declares is there
     game = json.loads(run("new", "skirmish", "--json"))["game_id"]
     run("join", game, "--side", "red", "--name", "red@example.org")
     run("join", game, "--side", "blue", "--name", "blue@example.org")

@@ -26,6 +26,10 @@ SCENARIOS = [(game, scenario) for game in ("skirmish", "snc", "ichigo", "formosa
 POLICIES = ("greedy", "search:2", "random")  # random never opens: it gives a game away at once (SNC 4.2 on GT 1)
 STRETCH = 4  # orders before the seats pass to the next policy
 MAX_ORDERS = 6000
+# The dice of each game (SeededDice's seed), "to the end" unless named here. Formosa's scenario 2 ends by its other
+# end: the Japanese strategic victory of 4.1 (no Allied ground unit left on Formosa) on Game-Turn 2, 136 orders;
+# its scenario 1 still plays to the victory points of 4.2 (563 orders on scenario 2's old dice took 17 s of CPU)
+SEEDS = {("formosa", "2"): "s3"}
 
 
 def play_out(rules, scenario: str, policies: tuple[str, ...], seed: str):
@@ -56,11 +60,12 @@ def play_out(rules, scenario: str, policies: tuple[str, ...], seed: str):
 @pytest.mark.parametrize("game, scenario", SCENARIOS)
 def test_every_policy_plays_every_game_to_its_end(game, scenario):
     rules = CATALOG.rules(game)
-    by_policy, used = play_out(rules, scenario, POLICIES, "to the end")
+    seed = SEEDS.get((game, scenario), "to the end")
+    by_policy, used = play_out(rules, scenario, POLICIES, seed)
     sides = {side for _, side in by_policy}
     for spec in POLICIES:
         if any((spec, side) not in by_policy for side in sides):
-            alone, _ = play_out(rules, scenario, (spec,), "to the end")
+            alone, _ = play_out(rules, scenario, (spec,), seed)
             assert {side for _, side in alone} == sides, alone
     if game in ("snc", "ichigo"):
         assert used["greedy", "move toward objectives"] > 5, used

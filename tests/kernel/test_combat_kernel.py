@@ -136,10 +136,14 @@ def test_clamp_puts_a_0_factor_attack_on_the_first_column_before_the_shifts():
     assert zero.column == one.column == 2
 
 
-def test_defence_of_zero_is_refused_for_ratios_with_a_clear_message():
+def test_defence_of_zero_is_odds_above_the_table_resolved_on_its_last_column():
+    # combat-kernel rulings, "a defending strength of 0": the odds above the extremes (SNC 10.3.1); a negative
+    # strength stays a ValueError (tests/reliability/test_odds_crash_part16.py plays every game's table)
     crt, _ = TABLES["snc"]
-    with pytest.raises(ValueError, match="defence strength is 0"):
-        preview_attack(crt, 5, 0)
+    p = preview_attack(crt, 5, 0, [Shift(-2, "SNC 10.4.1", "town", "terrain")])
+    assert (p.odds.label, p.column_label, p.clamped) == ("5:0", "6:1", "high")
+    with pytest.raises(ValueError, match="cannot be negative"):
+        preview_attack(crt, 5, -1)
 
 
 def test_preview_is_plain_data_for_json_and_text():

@@ -175,6 +175,9 @@ class Odds:
     past either end (-2 is two columns left of the first), or None for a 0-factor ratio attack, which no shift
     brings onto the table (`shifts.apply_shift` then gives the first column).
     ``allowed`` is False when the raw value is under the rule's minimum; ``refusal`` then names the case.
+    ``above`` is True for odds against a defence of 0 under ``beyond_ends="extend"``: they lie above every
+    column, however far right, so no shift brings them onto the table (`shifts.apply_shift` then gives the
+    last column); ``virtual_column`` is then the last column.
     """
 
     attack: Number
@@ -186,6 +189,7 @@ class Odds:
     allowed: bool = True
     refusal: str | None = None
     virtual_column: int | None = 0
+    above: bool = False
 
 
 def format_ratio(value: Fraction, sep: str = ":") -> str:
@@ -220,15 +224,19 @@ def _round_percent(exact: Fraction, how: str) -> int:
 
 
 def compute_odds(rule: OddsRule, columns: Sequence[Column], attack: Number, defence: Number) -> Odds:
-    """Raw odds and their column. Strengths must be >= 0 and, for ratio/percentage, defence > 0: an
-    undefended or zero-strength hex is a game rule of its own (Ichi-Go 11.27, Dai Senso 4.2.2)."""
+    """Raw odds and their column. Strengths must be >= 0 (a negative one is a ValueError).
+
+    A defence of 0 (units a what-if position gave a factor of 0) divides into no ratio or percentage: any
+    attack is greater odds than every column, so they are the odds "above the extremes" that each table
+    resolves on its last column (Ichi-Go 11.8, SNC 10.3.1, Dai Senso 4.2.2 step 3, Formosa 15.3 item 2): under
+    ``"clamp"`` the shifts act from the last column (Dai Senso ruling D78), under ``"extend"`` no shift brings
+    them back onto the table (``Odds.above``). An attack of 0 against a defence of 0 is an attack of 0 factors
+    (its own rule, below). A hex with no defender at all stays a rule of each game (Ichi-Go 11.27)."""
     attack, defence = Fraction(attack), Fraction(defence)
     if attack < 0 or defence < 0:
         raise ValueError(f"strengths cannot be negative: attack {attack}, defence {defence}")
     if rule.method != "differential" and defence == 0:
-        raise ValueError(
-            "defence strength is 0: odds are undefined; resolve the undefended hex by its own rule"
-        )
+        return _against_nothing(rule, columns, attack)
     if rule.method == "ratio":
         exact = attack / defence
         if rule.rounding == "integer":
@@ -261,6 +269,29 @@ def compute_odds(rule: OddsRule, columns: Sequence[Column], attack: Number, defe
         shown = format_ratio(rule.minimum) if rule.method == "ratio" else f"{int(rule.minimum):+d}"
         refusal = f"{rule.minimum_case}: raw odds {label} are below the minimum {shown}; no attack allowed"
     return Odds(attack, defence, value, label, column, clamped, allowed, refusal, virtual)
+
+
+def _against_nothing(rule: OddsRule, columns: Sequence[Column], attack: Fraction) -> Odds:
+    """Odds against a defence of 0 (`compute_odds`): above the last column for any attack; an attack of 0
+    is one of 0 factors, below the first column (``"extend"``: no shift brings it onto the table)."""
+    if attack == 0:
+        virtual = None if rule.beyond_ends == "extend" else 0
+        value, label, column, clamped, above = Fraction(0), "0:0", 0, "low", False
+    else:
+        last = len(columns) - 1
+        value, column, clamped, virtual = columns[last].low, last, "high", last
+        above = rule.beyond_ends == "extend"
+        label = f"{_plain(attack)}:0" if rule.method == "ratio" else f"{_plain(attack)} to 0"
+    allowed, refusal = True, None
+    if rule.minimum is not None and value < rule.minimum:
+        allowed = False
+        shown = format_ratio(rule.minimum) if rule.method == "ratio" else f"{int(rule.minimum):+d}"
+        refusal = f"{rule.minimum_case}: raw odds {label} are below the minimum {shown}; no attack allowed"
+    return Odds(attack, Fraction(0), value, label, column, clamped, allowed, refusal, virtual, above)
+
+
+def _plain(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
 def _steps_beyond(method: str, columns: Sequence[Column], value: Fraction) -> int | None:

@@ -148,7 +148,7 @@ def preview_attack(
     columns = crt.columns(line)
     odds = compute_odds(crt.odds, columns, a, d)
     net = net_shifts(shifts, caps)
-    column, clamped = apply_shift(odds.virtual_column, net.net, len(columns))
+    column, clamped = apply_shift(odds.virtual_column, net.net, len(columns), odds.above)
     results = None
     if odds.allowed:
         rows = []

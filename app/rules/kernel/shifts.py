@@ -111,13 +111,16 @@ def net_shifts(shifts: Iterable[Shift], caps: Mapping[str, Cap] | None = None) -
     return NetShift(shifts, net, capped)
 
 
-def apply_shift(start: int | None, net: int, n_columns: int) -> tuple[int, str | None]:
+def apply_shift(start: int | None, net: int, n_columns: int, above: bool = False) -> tuple[int, str | None]:
     """Final column index after moving ``net`` columns from ``start`` (which may lie past an end under
     `odds.OddsRule.beyond_ends="extend"`), clamped to ``0..n_columns-1``; second item names the end hit.
     ``start`` None lies infinitely far left of the first column (a 0-factor attack, `odds.Odds`): every
-    shift leaves it on the first column."""
+    shift leaves it on the first column. ``above`` True: the start lies infinitely far right (odds against a
+    defence of 0 under "extend", `odds.Odds.above`): every shift leaves it on the last column."""
     if n_columns < 1:
         raise ValueError("a CRT needs at least one column")
+    if above:
+        return n_columns - 1, "high"
     if start is None:
         return 0, "low"
     target = start + net
