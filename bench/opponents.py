@@ -220,6 +220,7 @@ def run(args, policies: list[str], only: set[str], spec: dict[str, str], games: 
                     result = play(rules, scenario, specs, seed, args.max_orders, args.edition, args.progress, before)
                     result.update(ident, seconds=time.perf_counter() - started + (before or {}).get("seconds", 0))
                     games.append(result)
+                    done.add(game_key(ident))  # `--policies greedy,greedy` (self-play): each game once, not twice
                     if args.json:  # after every game: a long run's finished games are readable while it plays
                         write(args.json, games, going_on)
                     got = (result["crash"].splitlines()[0] if result["crash"] else
