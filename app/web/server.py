@@ -38,6 +38,7 @@ from waitress.utilities import Error
 
 MAX_BODY = 1024 * 1024
 LOG_EVERY = 10.0  # seconds
+STARTING = 30.0  # seconds a new server waits at most for its worker threads to start
 LOG = logging.getLogger("hexledger.http")
 
 
@@ -139,6 +140,18 @@ class _BoundedDispatcher(ThreadedTaskDispatcher):
 
     def _idle(self) -> int:
         return len(self.threads) - self.stop_count - self.active_count
+
+    def set_thread_count(self, count: int) -> None:
+        """waitress's, then wait until every new worker waits for work: waitress counts a worker busy from its start
+        until it first waits, so a request reaching a server just started on a loaded machine was refused as if
+        every worker were busy (seen with `request_queue` 0)."""
+        super().set_thread_count(count)
+        deadline = time.monotonic() + STARTING
+        while time.monotonic() < deadline:
+            with self.lock:
+                if self.active_count <= 0:
+                    return
+            time.sleep(0.001)
 
 
 class LimitedServer(TcpWSGIServer):

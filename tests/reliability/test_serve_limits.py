@@ -151,6 +151,26 @@ def test_past_the_limits_the_real_app_writes_nothing(tmp_path, serving, monkeypa
     store.close()
 
 
+def test_a_server_just_started_on_a_loaded_machine_serves_its_first_request(serving, monkeypatch):
+    """waitress counts a worker thread busy until it first waits for work: a request reaching a server whose worker
+    had not yet run (a loaded machine) was refused 503 as if the one worker were busy (request_queue 0). Here the
+    worker starts only once the server is made: the first request is served, not refused."""
+    from waitress.task import ThreadedTaskDispatcher
+
+    started, real = threading.Event(), ThreadedTaskDispatcher.start_new_thread
+
+    def late(self, target, thread_no):
+        def run(no):
+            started.wait(TIMEOUT)  # the worker's thread is scheduled late, as under load
+            target(no)
+        real(self, run, thread_no)
+        threading.Timer(0.3, started.set).start()
+
+    monkeypatch.setattr(ThreadedTaskDispatcher, "start_new_thread", late)
+    port = serving(Held(), threads=1, request_queue=0)
+    assert request(port, "GET", "/idle").status == 200
+
+
 def test_a_flood_of_idle_connections_stops_at_twice_the_limit(serving):
     """Connections that never send a request are answered when they do, or closed when idle; past twice the limit
     the server stops accepting, so they cannot take every file descriptor."""
