@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from itertools import combinations, combinations_with_replacement
 
 from app.rules.base import Candidate, Command, Owed
+from app.rules.engine.cases import OrderCases, sequence_words
 from app.rules.engine.decision import Decision
 from app.rules.engine.syntax import ParseContext, SlotType
 from app.rules.engine.table import OVER, StatesTable, Step, order
@@ -510,11 +511,11 @@ class Decided(Step):
         the case that puts the decision first; an order only the other side gives, by the case that says whose."""
         if not state.since(16):
             return None
-        never = sea_closed(state, command) or _never_theirs(command)
+        never = sea_closed(state, command) or CASES.not_theirs(command)
         if never or command.side != state.pending[0]["side"]:
             return never
         case, why = FIRST_OF.get(state.pending[0]["kind"], FIRST_OF["deployment"])
-        return case, f"{why}; {_sequence_text(state, command)}"
+        return case, f"{why}; {sequence_words(TABLE, state, command)}"
 
 
 class Losses(Decided):
@@ -693,15 +694,7 @@ FIRST_OF = {
     "airpower": ("Ichi-Go 8.2", "all the airpower markers won are placed first"),
     "deployment": ("Ichi-Go 5.3", "the units deploying after the Formosa landing are placed first (ruling E3)"),
 }
-
-
-def _never_theirs(command: Command) -> tuple[str, str] | None:
-    return NEVER_THEIRS.get((command.side, command.action))
-
-
-def _sequence_text(state: State, command: Command) -> str:
-    """The sequence of play's own words for `command` now: the step, and the orders it takes."""
-    return TABLE.prompt(state).refusal(command) or ""
+CASES = OrderCases(NEVER_THEIRS, AT_ITS_MOMENT)
 
 
 def _not_this_moment(state: State, command: Command) -> tuple[str, str] | None:
@@ -709,11 +702,9 @@ def _not_this_moment(state: State, command: Command) -> tuple[str, str] | None:
     turn given by the side acting, refused by the case of the moment that takes it; `end` in Phase IV before its
     roll by 8.1."""
     if command.action == "end" and state.phase == "IV":
-        return "Ichi-Go 8.1", f"both players roll at the start of the Airpower Phase; {_sequence_text(state, command)}"
-    found = AT_ITS_MOMENT.get(command.action)
-    if found is None:
-        return None
-    return found[0], f"{found[1]}; {_sequence_text(state, command)}"
+        return "Ichi-Go 8.1", ("both players roll at the start of the Airpower Phase; "
+                               f"{sequence_words(TABLE, state, command)}")
+    return CASES.not_now(command, sequence_words(TABLE, state, command))
 
 
 class InPhase(Step):
@@ -728,7 +719,7 @@ class InPhase(Step):
         this step is not, each by its case."""
         if sailed := sea_closed(state, command):
             return sailed
-        never = _never_theirs(command) if state.since(16) else None
+        never = CASES.not_theirs(command) if state.since(16) else None
         if never:
             return never
         found = self.closed_here(state, command)
@@ -761,10 +752,10 @@ class SetUp(Step):
         """Ichi-Go 3.3 (rules version 16, ruling E56): play begins once the Chinese regulars are set up."""
         if not state.since(16):
             return None
-        if never := _never_theirs(command):
+        if never := CASES.not_theirs(command):
             return never
         return "Ichi-Go 3.3", ("the Chinese regulars are drawn and set up before play begins; "
-                               f"{_sequence_text(state, command)}")
+                               f"{sequence_words(TABLE, state, command)}")
 
     @order("deploy", "Ichi-Go 3.3", "draw the Chinese regulars blind and set them up untried")
     def deploy(self, em: Decision) -> None:
@@ -824,7 +815,7 @@ class Declare(InPhase):
         nation = state.nation_now()
         if state.since(16) and command.side == self.who(state) and command.action != "declare":
             return "Ichi-Go 5.5", (f"the {nation} move/fight order is announced before its phases: `declare {nation} "
-                                   f"move-fight|fight-move` comes first; {_sequence_text(state, command)}")
+                                   f"move-fight|fight-move` comes first; {sequence_words(TABLE, state, command)}")
         if not state.since(10) or command.action != "declare" or command.side == self.who(state):
             return None
         nation = command.args.get("nation")

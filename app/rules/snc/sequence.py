@@ -15,6 +15,7 @@ from functools import partial
 from itertools import chain, combinations
 
 from app.rules.base import Candidate, Command, Owed
+from app.rules.engine.cases import OrderCases, sequence_words
 from app.rules.engine.decision import Decision
 from app.rules.engine.syntax import ParseContext, SlotType
 from app.rules.engine.table import OVER, StatesTable, Step, order
@@ -434,10 +435,10 @@ class Decided(Step):
         case that makes the decision come first; an order its side never gives, by the case that says whose it is."""
         if not state.since(13):
             return None
-        never = _never_theirs(command)
+        never = CASES.not_theirs(command)
         if never or command.side != state.pending[0]["side"]:
             return never
-        kind, now = state.pending[0]["kind"], _sequence_text(state, command)
+        kind, now = state.pending[0]["kind"], sequence_words(TABLE, state, command)
         if state.battle is not None:
             return "SNC 10.1", f"the battle at {state.battle['hex']} is resolved before another order is given; {now}"
         if kind == "overstack":
@@ -601,7 +602,7 @@ class InPhase(Step):
         """An order this step does not take, refused by the case that forbids it here (from rules version 6, ruling
         E17: `closed_here`); from rules version 13 (ruling E25) also an order its side never gives, and one of a
         moment this step is not (a decision's order with no decision owed), each by its case."""
-        never = _never_theirs(command) if state.since(13) else None
+        never = CASES.not_theirs(command) if state.since(13) else None
         if never or not state.since(6) or command.side != state.side:
             return never
         return self.closed_here(state, command) or (_not_this_moment(state, command) if state.since(13) else None)
@@ -828,24 +829,13 @@ AT_ITS_MOMENT = {
                             "navigable Huangpu"),
     "pass": ("SNC 11.1", "a defender adds a fire support marker, or passes, when a battle is resolved"),
 }
-
-
-def _never_theirs(command: Command) -> tuple[str, str] | None:
-    return NEVER_THEIRS.get((command.side, command.action))
-
-
-def _sequence_text(state: State, command: Command) -> str:
-    """The sequence of play's own words for `command` now: the step, and the orders it takes."""
-    return TABLE.prompt(state).refusal(command) or ""
+CASES = OrderCases(NEVER_THEIRS, AT_ITS_MOMENT)
 
 
 def _not_this_moment(state: State, command: Command) -> tuple[str, str] | None:
     """SNC 10.5.3, 10.5.2, 8.4, 11.2, 6.0, 11.3, 11.4, 11.1 (rules version 13, ruling E25): a decision's order given
     in a phase, with no decision owed, refused by the case of the moment that asks for it."""
-    found = AT_ITS_MOMENT.get(command.action)
-    if found is None:
-        return None
-    return found[0], f"{found[1]}; {_sequence_text(state, command)}"
+    return CASES.not_now(command, sequence_words(TABLE, state, command))
 
 
 def _outside_its_phase(state: State, action: str) -> tuple[str, str] | None:
