@@ -56,3 +56,28 @@ def test_4_2_5_3_d83_an_hq_giving_ranged_support_from_next_door_crosses_no_hexsi
     # the Mountain's shift away (D9): 6-1, die 1, Dr1, and no conversion: the one retreat is made at once
     events, after = when(state, "attack w4115 with us-a us-b us-hq", [1])
     assert (events[1].column, events[1].result) == ("6-1", "Dr1") and after.units["jp-d"].hex == "w4015"
+
+
+
+def test_4_2_2_step_4_and_4_2_4_2_the_combat_panel_reads_each_shift_and_both_sides_attrition():
+    """The replay's combat panel (app/rules/base.py `combat_summary`) for DS-6's attack on Chungking (the City and the
+    river hexside 1L each), with the Japanese HQ's Ranged Support and an Air unit next to the hex (1R each): each shift
+    with its columns, right positive and left negative, and its case (4.2.2 step 4), and the Attrition of both sides,
+    the attacker's number left of the slash and the defender's right of it (4.2.4.2). The panel gave every shift as 0
+    columns, and the attacker's Attrition alone."""
+    from app.rules.daisenso import GAME
+    from app.rules.daisenso.events import CombatResolved
+    from app.rules.daisenso.view import combat_summary
+
+    state = position("axis", "western", [("jp-a", "jp-army", "w4720"), ("jp-b", "jp-army", "w4519"),
+                                         ("jp-hq", "jp-hq", "w4820"), ("jp-air", "jp-air", "w4621"),
+                                         ("cn-army", "kmt-army", "w4620")], hold="w4620")
+    events, _ = when(state, "attack w4620 with jp-a jp-b hq jp-hq", [4])
+    resolved = next(e for e in events if isinstance(e, CombatResolved))
+    for e in events[:events.index(resolved)]:
+        state = GAME.evolve(state, e)
+    panel = combat_summary(resolved, state)
+    assert (resolved.column, resolved.result) == ("3-1", "Dr1 0/1")  # 11 against 3: 3-1, net 0
+    assert panel["losses"] == {"axis": 0, "allied": 1}
+    assert sorted((s["amount"], s["case"]) for s in panel["shifts"]) == [
+        (-1, "Dai Senso 4.2.3.8"), (-1, "Dai Senso 4.2.3.8"), (1, "Dai Senso 4.2.3.1"), (1, "Dai Senso 4.2.3.5")]
