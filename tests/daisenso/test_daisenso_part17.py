@@ -81,3 +81,19 @@ def test_4_2_2_step_4_and_4_2_4_2_the_combat_panel_reads_each_shift_and_both_sid
     assert panel["losses"] == {"axis": 0, "allied": 1}
     assert sorted((s["amount"], s["case"]) for s in panel["shifts"]) == [
         (-1, "Dai Senso 4.2.3.8"), (-1, "Dai Senso 4.2.3.8"), (1, "Dai Senso 4.2.3.1"), (1, "Dai Senso 4.2.3.5")]
+
+
+def test_4_2_1_2_clarification_an_hq_whose_hex_was_attacked_is_soaked_off_and_supports_no_later_defence():
+    """4.2.1.2's clarification: attacking a defending HQ's hex "soaks it off". The KMT HQ in w4722 may give the army
+    in w4723 Ranged Support (4.2.2 step 2) until its own hex is attacked (8 against 3, die 2: Ad, the attacker taking a
+    step); then it took part in a combat, and the attack on w4723 that follows goes to its die with no step 2."""
+    state = position("axis", "western", [
+        ("jp-a", "jp-army", "w4724"), ("jp-b", "jp-army", "w4824"), ("jp-c", "jp-army", "w4721"),
+        ("jp-d", "jp-army", "w4622"), ("cn-a", "kmt-army", "w4723"), ("cn-hq", "kmt-hq", "w4722")], hold="w4723")
+    _, fresh = when(state, "attack w4723 with jp-a jp-b")
+    assert orders(fresh) == {"support", "support cn-hq"}
+    _, state = when(state, "attack w4722 with jp-c jp-d", [2])
+    _, state = when(state, "lose jp-c")
+    assert state.combat is None
+    events, state = when(state, "attack w4723 with jp-a jp-b", [3])
+    assert not any(p["kind"] == "defender-hq" for p in state.pending) and events[1].defence == 3
