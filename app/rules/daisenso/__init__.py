@@ -45,7 +45,9 @@ GAME = Game(
     # (D64); 14: no Dependent with a status of its own in a position (D67), no Exploitation Distance written where no
     # unit may advance (D69); 15: an SNLF Beachhead-0 lands without the Blitz marker (D70); 16: a plain hexside crossed
     # makes the hexside shift none (D9); 17: the list names every hex that may be attacked, every unit that may attack
-    # it and every HQ that may support it (D71), and the Exploitation into the defending hex alone (D72)
+    # it and every HQ that may support it (D71), and the Exploitation into the defending hex alone (D72); 18: breakdowns
+    # by country (D79), odds under 1-3 written 1-3 (D80); 19: no ZOC from a Land hex into a hex at sea but across a
+    # Beachhead Hexside (D82), an adjacent HQ's Ranged Support spoils no Voluntary Retreat Conversion (D83)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={

@@ -483,11 +483,14 @@ def force_can_retreat(state: State, force: list[Unit]) -> bool:
 
 def voluntary_conversion(state: State) -> bool:
     """4.2.5.3: before the force has retreated a hex, if every adjacent attacker crosses a Strait, Beachhead or
-    Mountain hexside, or the hex is a City without a Blitz marker."""
+    Mountain hexside, or the hex is a City without a Blitz marker (ruling D48). An HQ giving Ranged Support crosses
+    no hexside, next to the hex or not (ruling D83, rules version 19; version 18 and before counted one next to the
+    hex among the attackers)."""
     c = state.combat
     if c.path:
         return False
-    attackers = [u for u in attacking_force(state) if state.data.atlas.adjacent(H(u.hex), H(c.target))]
+    force = [state.units[u] for u in c.attackers if u in state.units] if state.since(19) else attacking_force(state)
+    attackers = [u for u in force if state.data.atlas.adjacent(H(u.hex), H(c.target))]
     hard = attackers and all(terrain.hexside(state, u.hex, c.target, "hard_crossing") for u in attackers)
     city = state.data.atlas.is_city(H(c.target)) and not state.markers_at(c.target, ("blitz",))
     return bool(hard or city)

@@ -12,7 +12,7 @@ from app.rules.engine.state import SequencedState, replace
 
 SIDES = ("axis", "allied")
 AXIS = "axis"
-RULES_VERSION = 18  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
+RULES_VERSION = 19  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
 # 4: every CV Strike returns, a landing from an SNLF Beachhead-0, any marine's first step, a Holding Box unit's
 # kept component from the Force Pool (rulings D38-D41); 5: a landing sends enemy Detachment and Logistics markers to
 # the Delay Box (D42), the weather's Blitz ban is on units, not on a hex of markers alone (D43); 6: so does a
@@ -34,7 +34,9 @@ RULES_VERSION = 18  # the version new games are played under; 3: a marine's firs
 # every hexside the adjacent attackers cross, a plain one's 0 included (D9); 17: the list of legal orders names every
 # hex that may be attacked, every unit that may attack it and every HQ that may support it (D71), and each unit's
 # Exploitation into the defending hex alone (D72); 18: a two-step unit breaks down only to a one-step unit that could
-# have combined it, a Minor Country's to its own country's (D79), and odds under 1-3 are written 1-3 (D80)
+# have combined it, a Minor Country's to its own country's (D79), and odds under 1-3 are written 1-3 (D80); 19: no
+# ZOC from a Land hex into a hex at sea but across a Beachhead Hexside (D82), and an HQ giving Ranged Support from
+# next to the defending hex does not count among the attackers for Voluntary Retreat Conversion (D83)
 
 
 def created_under(version: str | None) -> int:

@@ -82,8 +82,9 @@ def country_status(data, country, status: str) -> str:
 
 def enemy_zoc(state: State, faction: str) -> frozenset[str]:
     """D12: hexes in an enemy ZOC for ``faction``: enemy ground units' ZOC (not across mountain, All-Sea or lake
-    hexsides; from a hex at sea only across its Beachhead Hexside), less hexes with ``faction``'s Airdrop
-    markers (4.1.1 design note)."""
+    hexsides; from a hex at sea only across its Beachhead Hexside, and into one from a Land hex only across a
+    Beachhead Hexside: ruling D82, rules version 19), less hexes with ``faction``'s Airdrop markers (4.1.1 design
+    note)."""
     d = state.data
     out: set[str] = set()
     by_hex: dict[str, list[Piece]] = {}
@@ -94,6 +95,9 @@ def enemy_zoc(state: State, faction: str) -> frozenset[str]:
         reach = {str(x) for x in zoc_hexes(d.atlas, H(h), pieces, d.zoc)}
         if not d.is_land(H(h)):
             reach = {x for x in reach if beachhead_side(state, pieces[0].side, h, x)}
+        elif state.since(19):  # ruling D82: every hexside of a hex at sea is an All-Sea hexside (D11); version 18
+            # and before let a Land hex's ZOC into every hex at sea next to it
+            reach = {x for x in reach if d.is_land(H(x)) or any_beachhead_side(state, h, x)}
         out |= reach
     negated = {m.hex for m in state.markers if m.faction == faction and m.kind in AIRDROPS}
     return frozenset(out - negated)

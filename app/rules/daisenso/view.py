@@ -7,6 +7,7 @@ from app.rules.daisenso import combat
 from app.rules.daisenso.events import CombatResolved, StepBegan
 from app.rules.daisenso.state import State
 from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
+from app.rules.kernel.shifts import shift_from_text
 
 
 def view(state: State, side: str | None) -> dict:
@@ -72,11 +73,14 @@ def combat_summary(event, state: State | None) -> dict | None:
     conversion = "weather" if state.weather_at(c.target) else None
     faces = [(die, crt.lookup(column, die, conversion=conversion)) for die in crt.dice]
     attacker = state.side_of(state.phasing)
-    return {"attacker": attacker, "defender": next(s for s in state.factions if s != attacker), "hex": c.target,
+    defender = next(s for s in state.factions if s != attacker)
+    result = crt.notation.parse(event.result)
+    return {"attacker": attacker, "defender": defender, "hex": c.target,
             "attackers": list(c.attackers), "attack": event.attack, "defence": event.defence, "odds": event.odds,
-            "column": event.column, "shifts": [{"amount": 0, "case": s} for s in event.shifts],
+            "column": event.column, "shifts": [shift_from_text(s) for s in event.shifts],  # "1L": -1 (4.2.2 step 4)
             "roll": event.die, "result": event.result, "case": "Dai Senso 4.2.2",
-            "losses": {attacker: crt.notation.parse(event.result).attacker.losses},
+            # the result's Attrition, both numbers of "a/d" (4.2.4.2)
+            "losses": {attacker: result.attacker.losses, defender: result.defender.losses},
             "distribution": [{"roll": die, "result": r.code, "value": _value(r), "p": 1 / len(faces)}
                              for die, r in faces], "columns": [col.label for col in crt.columns()]}
 
