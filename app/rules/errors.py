@@ -17,6 +17,7 @@ class InvalidOrder(OrderError):
     def __init__(self, order: str, message: str):
         super().__init__(f"cannot read order {order!r}: {message}")
         self.order = order
+        self.reason = message
 
 
 class AmbiguousOrder(OrderError):

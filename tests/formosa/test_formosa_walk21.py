@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from formosa_given import given, of, play, refused, when
 from formosa_map import D, ring, shore
 
+from app.rules.errors import InvalidOrder
 from app.rules.formosa import GAME, played_under
 from app.rules.formosa.events import VictoryCounted
 from app.rules.formosa.view import view
@@ -110,8 +112,15 @@ def test_6_1_an_order_out_of_its_phase_names_the_case_that_gives_it_its_phase_f1
             ("allied", f"attack {BEACH} with us-7-17", "Formosa 15.0"),
             ("allied", f"support {BEACH} 1", "Formosa 16.3"),
             ("allied", "plan", "Formosa 16.1"), ("japanese", "sortie", "Formosa 18.0"),
-            ("japanese", f"land {BEACH} with jp-marine", "Formosa 25.7")):
+            ("japanese", f"land {BEACH} with jp-marine", "Formosa 25.7"),
+            ("japanese", f"deploy jp-9-7 {BEACH}", "Formosa 8.1"), ("allied", "deploy default", "Formosa 8.1")):
         refused(state, side, order, case)
+    # a verb with a form in two phases ("deploy default" at set-up, "deploy UNIT PLACE" after a purchase) is read by
+    # the form it was written in; written in neither, the player reads both forms
+    with pytest.raises(InvalidOrder) as unreadable:
+        GAME.parse("deploy jp-9-7 nowhere", "japanese", state)
+    assert "expected 'deploy default'; or " in str(unreadable.value)
+    assert "expected 'deploy UNIT PLACE'" in str(unreadable.value)
     combat = given(step="allied-combat", units={"us-7-17": X, "jp-9-7": BEACH})
     assert refused(combat, "allied", f"move us-7-17 {ROUGH}", "Formosa 12.0").endswith(
         "units move in their own side's Movement Phase")

@@ -167,10 +167,15 @@ class StatesTable:
                 bound[name] = Order(name, grammar, spec.case, spec.help, fn.__get__(step), spec.candidates,
                                     spec.defaults, spec.option, forbidden)
             self.orders[step.name] = bound
-        self._any_step = {}
+        # each verb's forms in any step, one a syntax line ("deploy default" at set-up, "deploy UNIT PLACE" after
+        # a purchase): an order given where its step does not take it is read by the form it was written in, so
+        # the states table refuses it by the case that gives it its phase, not the parser by another form's words
+        self._any_step: dict[str, list[Order]] = {}
         for orders in self.orders.values():
             for name, o in orders.items():
-                self._any_step.setdefault(name, o)
+                forms = self._any_step.setdefault(name, [])
+                if all(f.grammar.syntax != o.grammar.syntax for f in forms):
+                    forms.append(o)
 
     def unnameable(self, words: Iterable[str]) -> list[str]:
         """Why an order could not name each unit id of `words` that it could not: an id this game's orders would
@@ -237,29 +242,37 @@ class StatesTable:
         if not words:
             raise InvalidOrder(text, "empty order")
         verb = words[0].lower()
-        current = self.orders[self.step(state).name]
-        found = current.get(verb) or self._any_step.get(verb)
-        if found is None:
+        current = self.orders[self.step(state).name].get(verb)
+        forms = [current] if current is not None else self._any_step.get(verb)
+        if not forms:
             known = ", ".join(sorted(self._any_step))
             raise InvalidOrder(text, f"no order starts with {words[0][:20]!r}; orders: {known}")
         context = ParseContext(text, side, state)
-        try:
-            args = found.grammar.parse(text, context)
-        except InvalidOrder:
+        failures: list[InvalidOrder] = []
+        for found in forms:
+            try:
+                args = found.grammar.parse(text, context)
+            except InvalidOrder as exc:
+                failures.append(exc)
+                continue
+            return Command(side, found.name, {**(found.defaults or {}), **args})
+        for found in forms:
             for grammar, case, why in found.forbidden:  # a form a rule forbids: the rule refuses it, by its case
                 try:
                     grammar.parse(text, context)
                 except InvalidOrder:
                     continue
                 raise IllegalOrder(case, why) from None
-            raise
-        return Command(side, found.name, {**(found.defaults or {}), **args})
+        if len(failures) == 1:
+            raise failures[0]
+        raise InvalidOrder(text, "; or ".join(f.reason for f in failures))
 
     def handler(self, state: Any, command: Command) -> Order:
         """The order of the current step that carries out `command`, after the states table's own check (an order
         of an optional rule the game did not choose is refused with its own case)."""
         prompt = self.prompt(state)
-        declared = self.orders[self.step(state).name].get(command.action) or self._any_step.get(command.action)
+        declared = self.orders[self.step(state).name].get(command.action) \
+            or next(iter(self._any_step.get(command.action, ())), None)
         if command.side == prompt.side and declared is not None and declared.option is not None \
                 and declared.option not in set(self.options(state)):
             raise IllegalOrder(declared.case, f"'{command.action}' belongs to optional rule {declared.option}, "
