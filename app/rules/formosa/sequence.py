@@ -12,6 +12,7 @@ from itertools import combinations
 from math import comb
 
 from app.rules.base import Candidate
+from app.rules.engine.cases import OrderCases
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.engine.syntax import SlotType
@@ -1704,42 +1705,20 @@ def _slot_face():
 # the other side gives them, whatever the moment (an order by the side that may give it, at the wrong moment, keeps
 # the sequence of play's refusal, 6.1)
 RESERVED = {
-    "japanese": {"interdict": ("Formosa 16.4", "only the Allied player conducts interdiction missions"),
-                 "strike": ("Formosa 16.5", "B-29 strikes are the Allied player's"),
-                 "drop": ("Formosa 10.0", "only the Allied player conducts amphibious and airborne invasions"),
-                 "assault": ("Formosa 10.0", "only the Allied player conducts amphibious and airborne invasions"),
-                 "transfer": ("Formosa 21.0", "naval transfer is the Allied player's"),
-                 "build": ("Formosa 7.0", "only the Allied player may build infrastructure (20.0: Allied engineers "
-                                          "only)"),
-                 "demobilise": ("Formosa 20.2", "only the Allied player has bases to demobilise"),
-                 "motorized": ("Formosa 22.0", "motorized movement is the Allied player's"),
-                 "airlift": ("Formosa 25.3", "air transport is the Allied player's")},
-    "allied": {"sortie": ("Formosa 18.0", "the mobile fleet sortie is the Japanese player's"),
-               "raid": ("Formosa 25.8", "the Airborne Raiders are the Japanese player's"),
-               "fortify": ("Formosa 16.5", "only the Japanese player reveals a unit for the Fortified column")},
+    ("japanese", "interdict"): ("Formosa 16.4", "only the Allied player conducts interdiction missions"),
+    ("japanese", "strike"): ("Formosa 16.5", "B-29 strikes are the Allied player's"),
+    ("japanese", "drop"): ("Formosa 10.0", "only the Allied player conducts amphibious and airborne invasions"),
+    ("japanese", "assault"): ("Formosa 10.0", "only the Allied player conducts amphibious and airborne invasions"),
+    ("japanese", "transfer"): ("Formosa 21.0", "naval transfer is the Allied player's"),
+    ("japanese", "build"): ("Formosa 7.0", "only the Allied player may build infrastructure (20.0: Allied "
+                                           "engineers only)"),
+    ("japanese", "demobilise"): ("Formosa 20.2", "only the Allied player has bases to demobilise"),
+    ("japanese", "motorized"): ("Formosa 22.0", "motorized movement is the Allied player's"),
+    ("japanese", "airlift"): ("Formosa 25.3", "air transport is the Allied player's"),
+    ("allied", "sortie"): ("Formosa 18.0", "the mobile fleet sortie is the Japanese player's"),
+    ("allied", "raid"): ("Formosa 25.8", "the Airborne Raiders are the Japanese player's"),
+    ("allied", "fortify"): ("Formosa 16.5", "only the Japanese player reveals a unit for the Fortified column"),
 }
-
-
-def _reserved(self, state: State, command) -> tuple[str, str] | None:
-    """Step.closed for every Formosa step (ruling F133): an order reserved to the other side, named by its case;
-    16.3's ground support by the defender too (it supports an attack only)."""
-    if not state.since(16):
-        return None
-    found = RESERVED.get(command.side, {}).get(command.action)
-    if found:
-        return found
-    if command.action == "support" and state.step in COMBAT_STEPS and command.side != state.side:
-        return "Formosa 16.3", "ground support missions support an attack only; they are never used in the defence"
-    owed = ROLLS_OWED.get(state.step)
-    if state.since(21) and command.action == "end" and owed and not state.pending and command.side == owed[0] and not (
-            state.step == "japanese-special-attack" and state.strike.kamikaze_done):
-        return owed[1:]  # ruling F166
-    when = (JAPANESE_LAND if command.side == "japanese" and command.action == "land" else WHEN.get(command.action))
-    if state.since(21) and when and not state.pending and state.step != "over" and \
-            command.action not in type(self).declared():
-        return when  # ruling F167: an order out of its phase, named by the case that gives it its phase
-    return None
-
 
 # Ruling F167 (rules version 21): an order given in a phase that never takes it is refused naming the case that says
 # in which phase it is given (the sequence of play, 6.1, lists the phases; these cases put each action in its own);
@@ -1758,6 +1737,7 @@ WHEN = {
     "interdict": ("Formosa 16.4", "interdiction points are placed in the Allied Interdiction Phase"),
     "strike": ("Formosa 16.5", "the B-29 strikes in the Allied B-29 Phase"),
     "land": ("Formosa 10.1", "invasions are made in the Allied Invasion Phase"),
+    ("japanese", "land"): ("Formosa 25.7", "the Japanese Marine Brigade lands in a Japanese Movement Phase from GT 2"),
     "drop": ("Formosa 10.1", "invasions are made in the Allied Invasion Phase"),
     "assault": ("Formosa 10.2.2", "opposed landings are fought in the Allied Invasion Phase"),
     "transfer": ("Formosa 21.0", "naval transfer is made in the Allied Naval Transfer Phase"),
@@ -1770,7 +1750,29 @@ WHEN = {
     "plan": ("Formosa 16.1", "air missions are planned in the Strike Planning Phase"),
     "assign": ("Formosa 16.1", "air missions are planned in the Strike Planning Phase"),
 }
-JAPANESE_LAND = ("Formosa 25.7", "the Japanese Marine Brigade lands in a Japanese Movement Phase from GT 2")
+CASES = OrderCases(RESERVED, WHEN)
+
+
+def _reserved(self, state: State, command) -> tuple[str, str] | None:
+    """Step.closed for every Formosa step (ruling F133): an order reserved to the other side, named by its case;
+    16.3's ground support by the defender too (it supports an attack only); an `end` before a roll the rules order
+    (ruling F166) and an order of a phase that never takes it (ruling F167), each by its case."""
+    if not state.since(16):
+        return None
+    found = CASES.not_theirs(command)
+    if found:
+        return found
+    if command.action == "support" and state.step in COMBAT_STEPS and command.side != state.side:
+        return "Formosa 16.3", "ground support missions support an attack only; they are never used in the defence"
+    owed = ROLLS_OWED.get(state.step)
+    if state.since(21) and command.action == "end" and owed and not state.pending and command.side == owed[0] and not (
+            state.step == "japanese-special-attack" and state.strike.kamikaze_done):
+        return owed[1:]  # ruling F166
+    when = CASES.not_now(command)
+    if state.since(21) and when and not state.pending and state.step != "over" and \
+            command.action not in type(self).declared():
+        return when  # ruling F167: an order out of its phase, named by the case that gives it its phase
+    return None
 
 
 # Ruling F166 (rules version 21): the phases whose die the rules make a player roll, and so end only by the roll: an
