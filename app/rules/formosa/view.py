@@ -205,7 +205,8 @@ def preview(state: State, command: Command) -> dict:
     by_roll = {die: r.code for die, r in p.results}
     shifts = [{"amount": s.amount, "case": s.case, "reason": s.reason} for s in found]
     columns = state.data.crt_raw["table"]["columns"]
-    lines = [f"{int(p.attack)} against {int(p.defence)}: {int(p.odds.value)}% reads {columns[p.odds.column]}"]
+    odds = "above every column (15.3 item 2)" if p.odds.clamped == "high" and not p.defence else f"{int(p.odds.value)}%"
+    lines = [f"{int(p.attack)} against {int(p.defence)}: {odds} reads {columns[p.odds.column]}"]
     lines += [f"{s['amount']:+d} {s['reason']} ({s['case']})" for s in shifts]
     lines.append(f"column {p.column_label}: " + ", ".join(f"{die}: {code}" for die, code in by_roll.items()))
     if airpower.defender_may_answer(state, command.side, hexes):

@@ -1,0 +1,48 @@
+"""Rules version 22 (issue 30, session part 17): a fresh reading of the rulebook against the engine.
+
+- 15.3 item 2 (ruling F168): odds against a defence of 0 (a position's [values]) are above the top column, the
+  >=700% column, where the engine read the 0 as one factor (3 against 0 at 300%)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from formosa_given import given, of, refused, when
+from formosa_map import ring
+
+from app.rules.formosa import GAME, played_under
+from app.rules.formosa.events import CombatResolved
+from app.rules.formosa.searched import hopeless
+
+X, AROUND = ring("open")
+
+
+def valued(state, values: dict):
+    """The same position in a game whose position gives these counters other values ([values], ruling F104)."""
+    return replace(state, data=GAME.data({"position": {"values": values}}))
+
+
+def test_15_3_a_defence_of_0_is_resolved_on_the_top_column_f168():
+    # a 1-factor regiment against a 0-factor "D" unit: above every column, then one left for the "D" (15.4: the
+    # shift acts from the end column, as 15.4's second example)
+    values = {"jp-9-7": {"cf": 0, "indicator": "D"}, "us-7-17": {"cf": 1}}
+    state = valued(given(step="allied-combat", units={"us-7-17": AROUND[0], "jp-9-7": X}), values)
+    order = f"attack {X} with us-7-17"
+    [fought] = of(when(state, "allied", order, [1]), CombatResolved)
+    assert (fought.defence, fought.column, fought.code) == (0, "600-699%", "B1")
+    shown = GAME.preview(state, GAME.parse(order, "allied", state))
+    assert (shown["defence"], shown["column"]) == (0, "600-699%") and "above every column" in shown["text"]
+    # the Allies' search no longer takes the attack for a hopeless one (it read 100%, one left: 50-99%)
+    assert not hopeless(state, AROUND[0], [])
+    # ruling F168: a game created under rules 1-21 read the 0 as one factor, as it was played
+    old = played_under(state, "21")
+    [fought] = of(when(old, "allied", order, [1]), CombatResolved)
+    assert fought.column == "50-99%" and hopeless(old, AROUND[0], [])
+    # a 0-factor unit never attacks (15.0): refused by its case, nothing rolled, no crash
+    nothing = valued(given(step="allied-combat", units={"us-7-17": AROUND[0], "jp-9-7": X}),
+                     {"jp-9-7": {"cf": 0}, "us-7-17": {"cf": 0}})
+    refused(nothing, "allied", order, "Formosa 15.0")
+    # the Japanese attacking a 0-factor Allied unit: their table's top column too
+    japanese = valued(given(step="japanese-combat", units={"jp-9-7": AROUND[0], "us-7-17": X}), {"us-7-17": {"cf": 0}})
+    [fought] = of(when(japanese, "japanese", f"attack {X} with jp-9-7", [1]), CombatResolved)
+    assert (fought.defence, fought.column, fought.code) == (0, ">=700%", "B1")
+
