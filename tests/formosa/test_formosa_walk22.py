@@ -1,7 +1,9 @@
 """Rules version 22 (issue 30, session part 17): a fresh reading of the rulebook against the engine.
 
 - 15.3 item 2 (ruling F168): odds against a defence of 0 (a position's [values]) are above the top column, the
-  >=700% column, where the engine read the 0 as one factor (3 against 0 at 300%)."""
+  >=700% column, where the engine read the 0 as one factor (3 against 0 at 300%);
+- 3.0, 13.3, 15.4.1-15.8.1, 16.5, 16.6, 25.1 (ruling F169): an order that answers a decision (or sets up the game)
+  given where none is owed names the case of the moment that asks for it, as F167's phases do, not 6.1."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -46,3 +48,22 @@ def test_15_3_a_defence_of_0_is_resolved_on_the_top_column_f168():
     [fought] = of(when(japanese, "japanese", f"attack {X} with jp-9-7", [1]), CombatResolved)
     assert (fought.defence, fought.column, fought.code) == (0, ">=700%", "B1")
 
+
+def test_3_0_15_5_an_order_of_a_decision_where_none_is_owed_names_the_case_of_its_moment_f169():
+    state = given(step="allied-movement", units={"us-7-17": AROUND[0], "jp-9-7": X})
+    for side, order, case in (
+            ("allied", "lose us-7-17", "Formosa 15.5"), ("allied", f"retreat us-7-17 {AROUND[1]}", "Formosa 15.7"),
+            ("japanese", f"counterattack {AROUND[0]}", "Formosa 15.6"),
+            ("allied", f"advance us-7-17 to {X}", "Formosa 15.8"), ("allied", "hold", "Formosa 15.8.1"),
+            ("allied", "remove us-7-17", "Formosa 13.3"), ("japanese", "defend lp 1", "Formosa 15.4.1"),
+            ("japanese", "decline", "Formosa 16.5"), ("japanese", "fortify jp-9-7", "Formosa 16.5"),
+            ("allied", "return 1 amphibious 0 gunfire", "Formosa 16.6"),
+            ("allied", f"place us-7-17 {X}", "Formosa 3.0"), ("japanese", "choose jp-9-7", "Formosa 3.0")):
+        refused(state, side, order, case)
+        # ruling F169: a game created under rules 1-21 names the sequence of play, as it was played
+        refused(played_under(state, "21"), side, order, "Formosa 6.1")
+    exploiting = replace(state, data=GAME.data({"optional": ["25.1"]}))
+    assert refused(exploiting, "allied", f"exploit {X} with us-7-17", "Formosa 25.1").endswith(
+        "an exploitation attack follows a DE, at the conclusion of its advance")
+    # an order the phase takes keeps its own refusal, and the other side's turn keeps 6.1 (F167)
+    refused(state, "japanese", f"move jp-9-7 {AROUND[2]}", "Formosa 6.1")

@@ -1750,13 +1750,38 @@ WHEN = {
     "plan": ("Formosa 16.1", "air missions are planned in the Strike Planning Phase"),
     "assign": ("Formosa 16.1", "air missions are planned in the Strike Planning Phase"),
 }
-CASES = OrderCases(RESERVED, WHEN)
+# Ruling F169 (rules version 22): the orders that answer a decision or set up the game, given where none is owed,
+# refused naming the case of the moment that asks for them (as F167's phases; SNC's E25 and Ichi-Go's E56 alike)
+AT_ITS_MOMENT = {
+    "place": ("Formosa 3.0", "units are set up before play begins (a reinforcement is deployed in the Recruit Phase, "
+                             "8.1)"),
+    "choose": ("Formosa 3.0", "the units of a set-up group are picked before play begins"),
+    "lose": ("Formosa 15.5", "units are eliminated when a combat result leaves their owner a choice (air points when "
+                             "an air combat's loss does, 16.2)"),
+    "retreat": ("Formosa 15.7", "units retreat when a combat result makes them (AR, DR)"),
+    "counterattack": ("Formosa 15.6", "the defenders counterattack when a combat's result is CA"),
+    "advance": ("Formosa 15.8", "an advance after combat is made right after a combat that clears a defending hex"),
+    "hold": ("Formosa 15.8.1", "'hold' declines an advance after combat (or an exploitation attack, 25.1) when one "
+                               "is offered"),
+    "exploit": ("Formosa 25.1", "an exploitation attack follows a DE, at the conclusion of its advance"),
+    "remove": ("Formosa 13.3", "units are removed from a hex found over-stacked at the end of a Recruit, Movement or "
+                               "Combat Phase"),
+    "defend": ("Formosa 15.4.1", "the defender commits LP (the Allies also naval gunfire or air supply) when an attack "
+                                 "on his units is declared"),
+    "decline": ("Formosa 16.5", "the Fortified column is asked for when the B-29 strikes a hex holding a concealed "
+                                "coastal defense or heavy weapons unit"),
+    "fortify": ("Formosa 16.5", "the Fortified column is asked for when the B-29 strikes a hex holding a concealed "
+                                "coastal defense or heavy weapons unit"),
+    "return": ("Formosa 16.6", "the kamikaze hits are taken when the kamikaze attack's roll scores them"),
+}
+CASES = OrderCases(RESERVED, {**WHEN, **AT_ITS_MOMENT})
 
 
 def _reserved(self, state: State, command) -> tuple[str, str] | None:
     """Step.closed for every Formosa step (ruling F133): an order reserved to the other side, named by its case;
     16.3's ground support by the defender too (it supports an attack only); an `end` before a roll the rules order
-    (ruling F166) and an order of a phase that never takes it (ruling F167), each by its case."""
+    (ruling F166), an order of a phase that never takes it (ruling F167) and a decision's or the set-up's order where
+    none is owed (ruling F169), each by its case."""
     if not state.since(16):
         return None
     found = CASES.not_theirs(command)
@@ -1768,10 +1793,10 @@ def _reserved(self, state: State, command) -> tuple[str, str] | None:
     if state.since(21) and command.action == "end" and owed and not state.pending and command.side == owed[0] and not (
             state.step == "japanese-special-attack" and state.strike.kamikaze_done):
         return owed[1:]  # ruling F166
-    when = CASES.not_now(command)
+    when = CASES.not_now(command) if state.since(22) or command.action not in AT_ITS_MOMENT else None
     if state.since(21) and when and not state.pending and state.step != "over" and \
             command.action not in type(self).declared():
-        return when  # ruling F167: an order out of its phase, named by the case that gives it its phase
+        return when  # rulings F167, F169: an order out of its phase or moment, named by the case that gives it one
     return None
 
 
