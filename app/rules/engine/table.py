@@ -168,9 +168,13 @@ class StatesTable:
                                     spec.defaults, spec.option, forbidden)
             self.orders[step.name] = bound
         self._any_step = {}
+        self._forms: dict[str, list[Order]] = {}  # each verb's forms, one a syntax line, in the steps' order
         for orders in self.orders.values():
             for name, o in orders.items():
                 self._any_step.setdefault(name, o)
+                forms = self._forms.setdefault(name, [])
+                if all(f.grammar.syntax != o.grammar.syntax for f in forms):
+                    forms.append(o)
 
     def unnameable(self, words: Iterable[str]) -> list[str]:
         """Why an order could not name each unit id of `words` that it could not: an id this game's orders would
@@ -252,6 +256,14 @@ class StatesTable:
                 except InvalidOrder:
                     continue
                 raise IllegalOrder(case, why) from None
+            # outside the steps that take it, an order is read by any of its forms (Formosa's `reveal HEX` of the
+            # reconnaissance and `reveal UNIT` of the Japanese player), so it is refused by its case, not misread
+            for other in ([] if verb in current else self._forms[verb][1:]):
+                try:
+                    args = other.grammar.parse(text, context)
+                except InvalidOrder:
+                    continue
+                return Command(side, other.name, {**(other.defaults or {}), **args})
             raise
         return Command(side, found.name, {**(found.defaults or {}), **args})
 
