@@ -58,12 +58,17 @@ def test_3_0_15_5_an_order_of_a_decision_where_none_is_owed_names_the_case_of_it
             ("allied", "remove us-7-17", "Formosa 13.3"), ("japanese", "defend lp 1", "Formosa 15.4.1"),
             ("japanese", "decline", "Formosa 16.5"), ("japanese", "fortify jp-9-7", "Formosa 16.5"),
             ("allied", "return 1 amphibious 0 gunfire", "Formosa 16.6"),
-            ("allied", f"place us-7-17 {X}", "Formosa 3.0"), ("japanese", "choose jp-9-7", "Formosa 3.0")):
+            ("allied", f"place us-7-17 {X}", "Formosa 3.0"), ("japanese", "choose jp-9-7", "Formosa 3.0"),
+            ("allied", f"reveal {X}", "Formosa 24.1"), ("japanese", "reveal jp-9-7", "Formosa 11.2")):
         refused(state, side, order, case)
         # ruling F169: a game created under rules 1-21 names the sequence of play, as it was played
         refused(played_under(state, "21"), side, order, "Formosa 6.1")
     exploiting = replace(state, data=GAME.data({"optional": ["25.1"]}))
     assert refused(exploiting, "allied", f"exploit {X} with us-7-17", "Formosa 25.1").endswith(
         "an exploitation attack follows a DE, at the conclusion of its advance")
+    # an order another step reads in another form is read by it outside that step, and refused by its case: `deploy
+    # UNIT PLACE` is not the set-up's `deploy default`, `reveal UNIT` not the reconnaissance's `reveal HEX`
+    assert refused(state, "allied", "deploy us-7-17 staging", "Formosa 8.1").endswith(
+        "units bought are deployed in the Recruit Phase they are bought in")
     # an order the phase takes keeps its own refusal, and the other side's turn keeps 6.1 (F167)
     refused(state, "japanese", f"move jp-9-7 {AROUND[2]}", "Formosa 6.1")

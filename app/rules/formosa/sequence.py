@@ -1756,6 +1756,10 @@ AT_ITS_MOMENT = {
     "place": ("Formosa 3.0", "units are set up before play begins (a reinforcement is deployed in the Recruit Phase, "
                              "8.1)"),
     "choose": ("Formosa 3.0", "the units of a set-up group are picked before play begins"),
+    ("allied", "reveal"): ("Formosa 24.1", "the pre-invasion reconnaissance reveals Japanese stacks after the Japanese "
+                                           "set-up"),
+    ("japanese", "reveal"): ("Formosa 11.2", "the Japanese player reveals his units during his player turn (his "
+                                             "Movement and Combat Phases)"),
     "lose": ("Formosa 15.5", "units are eliminated when a combat result leaves their owner a choice (air points when "
                              "an air combat's loss does, 16.2)"),
     "retreat": ("Formosa 15.7", "units retreat when a combat result makes them (AR, DR)"),
@@ -1774,7 +1778,8 @@ AT_ITS_MOMENT = {
                                 "coastal defense or heavy weapons unit"),
     "return": ("Formosa 16.6", "the kamikaze hits are taken when the kamikaze attack's roll scores them"),
 }
-CASES = OrderCases(RESERVED, {**WHEN, **AT_ITS_MOMENT})
+PHASES = OrderCases(RESERVED, WHEN)  # rules version 21 (F167)
+CASES = OrderCases(RESERVED, {**WHEN, **AT_ITS_MOMENT})  # since rules version 22 (F169)
 
 
 def _reserved(self, state: State, command) -> tuple[str, str] | None:
@@ -1793,7 +1798,7 @@ def _reserved(self, state: State, command) -> tuple[str, str] | None:
     if state.since(21) and command.action == "end" and owed and not state.pending and command.side == owed[0] and not (
             state.step == "japanese-special-attack" and state.strike.kamikaze_done):
         return owed[1:]  # ruling F166
-    when = CASES.not_now(command) if state.since(22) or command.action not in AT_ITS_MOMENT else None
+    when = (CASES if state.since(22) else PHASES).not_now(command)
     if state.since(21) and when and not state.pending and state.step != "over" and \
             command.action not in type(self).declared():
         return when  # rulings F167, F169: an order out of its phase or moment, named by the case that gives it one
