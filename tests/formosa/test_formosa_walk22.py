@@ -31,6 +31,8 @@ def test_15_3_a_defence_of_0_is_resolved_on_the_top_column_f168():
     order = f"attack {X} with us-7-17"
     [fought] = of(when(state, "allied", order, [1]), CombatResolved)
     assert (fought.defence, fought.column, fought.code) == (0, "600-699%", "B1")
+    assert "1 against 0 = above every column" in fought.describe()
+    assert GAME.combat_summary(fought, state)["odds"] == "above every column"
     shown = GAME.preview(state, GAME.parse(order, "allied", state))
     assert (shown["defence"], shown["column"]) == (0, "600-699%") and "above every column" in shown["text"]
     # the Allies' search no longer takes the attack for a hopeless one (it read 100%, one left: 50-99%)

@@ -150,7 +150,7 @@ def combat_summary(event, state: State | None) -> dict | None:
     spec = codes[event.code]
     return {"attacker": event.attacker, "defender": defender, "hex": event.hexes[0], "hexes": list(event.hexes),
             "attackers": list(event.attackers), "attack": event.attack, "defence": event.defence,
-            "odds": f"{event.percent}%", "column": event.column, "shifts": list(event.shifts), "roll": event.die,
+            "odds": event.odds, "column": event.column, "shifts": list(event.shifts), "roll": event.die,
             "result": event.code, "case": "Formosa 15.2",
             "losses": {event.attacker: spec.get("attacker", 0) if spec.get("attacker") != "retreat" else 0,
                        defender: spec.get("defender", 0) if spec.get("defender") != "retreat" else 0},
