@@ -60,7 +60,8 @@ def test_3_0_15_5_an_order_of_a_decision_where_none_is_owed_names_the_case_of_it
             ("allied", "remove us-7-17", "Formosa 13.3"), ("japanese", "defend lp 1", "Formosa 15.4.1"),
             ("japanese", "decline", "Formosa 16.5"), ("japanese", "fortify jp-9-7", "Formosa 16.5"),
             ("allied", "return 1 amphibious 0 gunfire", "Formosa 16.6"),
-            ("allied", f"place us-7-17 {X}", "Formosa 3.0"), ("japanese", "choose jp-9-7", "Formosa 3.0"),
+            ("allied", f"place us-7-17 {X}", "Formosa 8.1"), ("japanese", f"place jp-9-7 {X}", "Formosa 3.0"),
+            ("japanese", "choose jp-9-7", "Formosa 3.0"),
             ("allied", f"reveal {X}", "Formosa 24.1"), ("japanese", "reveal jp-9-7", "Formosa 11.2")):
         refused(state, side, order, case)
         # ruling F169: a game created under rules 1-21 names the sequence of play, as it was played

@@ -1753,9 +1753,13 @@ WHEN = {
 # Ruling F169 (rules version 22): the orders that answer a decision or set up the game, given where none is owed,
 # refused naming the case of the moment that asks for them (as F167's phases; SNC's E25 and Ichi-Go's E56 alike)
 AT_ITS_MOMENT = {
-    "place": ("Formosa 3.0", "units are set up before play begins (a reinforcement is deployed in the Recruit Phase, "
-                             "8.1)"),
-    "choose": ("Formosa 3.0", "the units of a set-up group are picked before play begins"),
+    "place": ("Formosa 3.0", "units are placed on Formosa in the Japanese set-up, before play begins, once its LP "
+                             "are rolled (a reinforcement is deployed in the Recruit Phase, 8.1)"),
+    ("allied", "place"): ("Formosa 8.1", "the Allied ground units set up in the Allied Staging Area; they reach "
+                                         "Formosa by invasion (10.0), naval transfer (21.0) or deployment on a "
+                                         "functional port in the Recruit Phase"),
+    "choose": ("Formosa 3.0", "the units of a set-up group are picked in each side's set-up, in the scenario's order "
+                              "(the Japanese first, 24.1), before play begins"),
     ("allied", "reveal"): ("Formosa 24.1", "the pre-invasion reconnaissance reveals Japanese stacks after the Japanese "
                                            "set-up"),
     ("japanese", "reveal"): ("Formosa 11.2", "the Japanese player reveals his units during his player turn (his "
