@@ -3,13 +3,15 @@
 - 15.3 item 2 (ruling F168): odds against a defence of 0 (a position's [values]) are above the top column, the
   >=700% column, where the engine read the 0 as one factor (3 against 0 at 300%);
 - 3.0, 13.3, 15.4.1-15.8.1, 16.5, 16.6, 25.1 (ruling F169): an order that answers a decision (or sets up the game)
-  given where none is owed names the case of the moment that asks for it, as F167's phases do, not 6.1."""
+  given where none is owed names the case of the moment that asks for it, as F167's phases do, not 6.1;
+- 24.1 (ruling F170): a Japanese unit set up off Formosa is refused naming 24.1's "On Formosa" with ruling F33,
+  not the ruling alone."""
 from __future__ import annotations
 
 from dataclasses import replace
 
-from formosa_given import given, of, refused, when
-from formosa_map import ring
+from formosa_given import given, of, play, refused, when
+from formosa_map import D, ring
 
 from app.rules.formosa import GAME, played_under
 from app.rules.formosa.events import CombatResolved
@@ -75,3 +77,12 @@ def test_3_0_15_5_an_order_of_a_decision_where_none_is_owed_names_the_case_of_it
         "units bought are deployed in the Recruit Phase they are bought in")
     # an order the phase takes keeps its own refusal, and the other side's turn keeps 6.1 (F167)
     refused(state, "japanese", f"move jp-9-7 {AROUND[2]}", "Formosa 6.1")
+
+
+def test_24_1_a_unit_set_up_off_formosa_is_refused_naming_24_1_f170():
+    state = play(GAME.initial_state("1", {}), "japanese", "roll", [1, 1, 1])
+    sea = next(str(h) for h in sorted(D.map.hexes()) if not D.is_land(h))
+    assert refused(state, "japanese", f"place jp-9-7 {sea}", "Formosa 24.1, ruling F33").endswith(
+        f"{sea} is not a land hex of the map")
+    # ruling F170: a game created under rules 1-21 names the ruling alone, as it was played
+    refused(played_under(state, "21"), "japanese", f"place jp-9-7 {sea}", "Formosa ruling F33")

@@ -427,7 +427,8 @@ def place(d: Decision, uid: str, hex: str, concealed: bool) -> None:
     state: State = d.state
     if uid not in state.to_place:
         d.refuse("Formosa 3.0", f"{uid} is not a unit to set up (still to place: {', '.join(state.to_place)})")
-    on_land(d, hex, "Formosa ruling F33")
+    # ruling F170 (rules version 22): 24.1 sets the Japanese up "On Formosa", named with the ruling that reads it
+    on_land(d, hex, "Formosa 24.1, ruling F33" if state.since(22) else "Formosa ruling F33")
     static = movement.static_refusal(state, uid, hex)
     if static:
         d.refuse(*static)

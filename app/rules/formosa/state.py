@@ -127,6 +127,7 @@ OUT = "out"
 #    factor's 300% (combat, the preview, the automated seats' search); a game created under 1-21 reads it as played
 #    ruling F169: an order answering a decision, or of the set-up, given where none is owed names the case of its
 #    moment (`sequence.AT_ITS_MOMENT`), not 6.1; a game created under 1-21 names 6.1 as played
+#    ruling F170: a unit set up off Formosa is refused naming 24.1 with ruling F33, not the ruling alone
 RULES_VERSION = 22
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
