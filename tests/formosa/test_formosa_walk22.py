@@ -37,6 +37,7 @@ def test_15_3_a_defence_of_0_is_resolved_on_the_top_column_f168():
     assert GAME.combat_summary(fought, state)["odds"] == "above every column"
     shown = GAME.preview(state, GAME.parse(order, "allied", state))
     assert (shown["defence"], shown["column"]) == (0, "600-699%") and "above every column" in shown["text"]
+    assert shown["raw_odds"] == "above every column"  # what the combat panel shows (play.js), not "700%"
     # the Allies' search no longer takes the attack for a hopeless one (it read 100%, one left: 50-99%)
     assert not hopeless(state, AROUND[0], [])
     # ruling F168: a game created under rules 1-21 read the 0 as one factor, as it was played

@@ -205,7 +205,8 @@ def preview(state: State, command: Command) -> dict:
     by_roll = {die: r.code for die, r in p.results}
     shifts = [{"amount": s.amount, "case": s.case, "reason": s.reason} for s in found]
     columns = state.data.crt_raw["table"]["columns"]
-    odds = "above every column (15.3 item 2)" if p.odds.clamped == "high" and not p.defence else f"{int(p.odds.value)}%"
+    above = p.odds.clamped == "high" and not p.defence  # 15.3 item 2, ruling F168: against 0, above every column
+    odds = "above every column" if above else f"{int(p.odds.value)}%"
     lines = [f"{int(p.attack)} against {int(p.defence)}: {odds} reads {columns[p.odds.column]}"]
     lines += [f"{s['amount']:+d} {s['reason']} ({s['case']})" for s in shifts]
     lines.append(f"column {p.column_label}: " + ", ".join(f"{die}: {code}" for die, code in by_roll.items()))
@@ -214,4 +215,4 @@ def preview(state: State, command: Command) -> dict:
         lines.append(f"the defender may still commit {what} for left shifts (15.4.1, 17.0, 19.4)")
     return {"hexes": list(hexes), "attack": int(p.attack), "defence": int(p.defence),
             "percent": int(p.odds.value), "shifts": shifts, "column": p.column_label, "case": "Formosa 15.2",
-            "by_roll": by_roll, "text": "\n".join(lines)}
+            "by_roll": by_roll, "text": "\n".join(lines), **({"raw_odds": odds} if above else {})}
