@@ -96,7 +96,8 @@ def take_seat(seat: Seat) -> None:
     old = page.locator("body").get_attribute("data-seq")
     page.click("#join button[type=submit]")
     page.wait_for_function("(old) => document.body.dataset.seq !== old", arg=old)
-    assert page.locator("#join").is_hidden()
+    # the other seat's join may move the page's seq first (the page polls): wait for this seat's own
+    page.wait_for_selector("#join", state="hidden")
 
 
 WIDER = """(width) => [...document.querySelectorAll("body *")]

@@ -281,9 +281,9 @@ def odds(state: State, side: str, hexes: list[str], attackers: list[Unit], extra
     defence = sum(state.cf(x) for x in (defending if defending is not None else
                                         [x for h in hexes for x in state.at(h, other(side))]))
     nationality = "japanese" if side == "japanese" else "us"
-    # a hex of factor-0 units only (never in play: deception units are revealed and removed before combat,
-    # 11.2) reads as if it held one factor
-    return preview_attack(data.crt(nationality), attack, max(defence, 1), extra)
+    # ruling F168 (rules version 22): a defence of 0 (a position's [values]) is odds above the top column, 15.3 item
+    # 2's >=700%; a game created under 1-21 read it as one factor, as it was played
+    return preview_attack(data.crt(nationality), attack, defence if state.since(22) else max(defence, 1), extra)
 
 
 def resolve(d: Decision, side: str, hexes: list[str], attackers: list[Unit], gunfire: int = 0,

@@ -418,12 +418,18 @@ class CombatResolved:
         return replace(state, combat=combat, attacked_hexes=(*state.attacked_hexes, *self.hexes),
                        defended=(*state.defended, *self.defenders), strike=replace(state.strike, flown=flown))
 
+    @property
+    def odds(self) -> str:
+        """The percentage as read (15.2 step 4); against a defence of 0, above every column (15.3 item 2, ruling
+        F168: a game under rules 1-21 recorded 1 for it)."""
+        return "above every column" if not self.defence and self.attack else f"{self.percent}%"
+
     def describe(self) -> str:
         shifts = "; ".join(f"{s['amount']:+d} {s['reason']} ({s['case']})" for s in self.shifts) or "no shifts"
         what = "counterattack on" if self.counterattack else ("assault on" if self.assault else (
             "exploitation attack on (Formosa 25.1)" if self.exploitation else "attack on"))
         return (f"{self.attacker} {what} {', '.join(self.hexes)}: {self.attack} against {self.defence} = "
-                f"{self.percent}%, {shifts}: column {self.column}, die {self.die}: {self.code} (Formosa 15.2)")
+                f"{self.odds}, {shifts}: column {self.column}, die {self.die}: {self.code} (Formosa 15.2)")
 
 
 @event_type("formosa.UnitEliminated")

@@ -265,7 +265,8 @@ def hopeless(state: State, hex_label: str, adding: list[str]) -> bool:
     if terrain:
         shifts.append(Shift(-terrain, "Formosa 15.4.1", "terrain in the defender's hex"))
     attack = sum(state.cf(u) for u in units)
-    return preview_attack(data.crt("us"), attack, max(defence, 1), shifts).column < WINNABLE
+    defence = defence if state.since(22) else max(defence, 1)  # ruling F168: 0 is above the top column (15.3)
+    return preview_attack(data.crt("us"), attack, defence, shifts).column < WINNABLE
 
 
 def aims(state: State, side: str, edition: int = 7) -> list[str]:

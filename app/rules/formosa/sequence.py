@@ -12,6 +12,7 @@ from itertools import combinations
 from math import comb
 
 from app.rules.base import Candidate
+from app.rules.engine.cases import OrderCases
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.engine.syntax import SlotType
@@ -426,7 +427,8 @@ def place(d: Decision, uid: str, hex: str, concealed: bool) -> None:
     state: State = d.state
     if uid not in state.to_place:
         d.refuse("Formosa 3.0", f"{uid} is not a unit to set up (still to place: {', '.join(state.to_place)})")
-    on_land(d, hex, "Formosa ruling F33")
+    # ruling F170 (rules version 22): 24.1 sets the Japanese up "On Formosa", named with the ruling that reads it
+    on_land(d, hex, "Formosa 24.1, ruling F33" if state.since(22) else "Formosa ruling F33")
     static = movement.static_refusal(state, uid, hex)
     if static:
         d.refuse(*static)
@@ -1704,42 +1706,20 @@ def _slot_face():
 # the other side gives them, whatever the moment (an order by the side that may give it, at the wrong moment, keeps
 # the sequence of play's refusal, 6.1)
 RESERVED = {
-    "japanese": {"interdict": ("Formosa 16.4", "only the Allied player conducts interdiction missions"),
-                 "strike": ("Formosa 16.5", "B-29 strikes are the Allied player's"),
-                 "drop": ("Formosa 10.0", "only the Allied player conducts amphibious and airborne invasions"),
-                 "assault": ("Formosa 10.0", "only the Allied player conducts amphibious and airborne invasions"),
-                 "transfer": ("Formosa 21.0", "naval transfer is the Allied player's"),
-                 "build": ("Formosa 7.0", "only the Allied player may build infrastructure (20.0: Allied engineers "
-                                          "only)"),
-                 "demobilise": ("Formosa 20.2", "only the Allied player has bases to demobilise"),
-                 "motorized": ("Formosa 22.0", "motorized movement is the Allied player's"),
-                 "airlift": ("Formosa 25.3", "air transport is the Allied player's")},
-    "allied": {"sortie": ("Formosa 18.0", "the mobile fleet sortie is the Japanese player's"),
-               "raid": ("Formosa 25.8", "the Airborne Raiders are the Japanese player's"),
-               "fortify": ("Formosa 16.5", "only the Japanese player reveals a unit for the Fortified column")},
+    ("japanese", "interdict"): ("Formosa 16.4", "only the Allied player conducts interdiction missions"),
+    ("japanese", "strike"): ("Formosa 16.5", "B-29 strikes are the Allied player's"),
+    ("japanese", "drop"): ("Formosa 10.0", "only the Allied player conducts amphibious and airborne invasions"),
+    ("japanese", "assault"): ("Formosa 10.0", "only the Allied player conducts amphibious and airborne invasions"),
+    ("japanese", "transfer"): ("Formosa 21.0", "naval transfer is the Allied player's"),
+    ("japanese", "build"): ("Formosa 7.0", "only the Allied player may build infrastructure (20.0: Allied "
+                                           "engineers only)"),
+    ("japanese", "demobilise"): ("Formosa 20.2", "only the Allied player has bases to demobilise"),
+    ("japanese", "motorized"): ("Formosa 22.0", "motorized movement is the Allied player's"),
+    ("japanese", "airlift"): ("Formosa 25.3", "air transport is the Allied player's"),
+    ("allied", "sortie"): ("Formosa 18.0", "the mobile fleet sortie is the Japanese player's"),
+    ("allied", "raid"): ("Formosa 25.8", "the Airborne Raiders are the Japanese player's"),
+    ("allied", "fortify"): ("Formosa 16.5", "only the Japanese player reveals a unit for the Fortified column"),
 }
-
-
-def _reserved(self, state: State, command) -> tuple[str, str] | None:
-    """Step.closed for every Formosa step (ruling F133): an order reserved to the other side, named by its case;
-    16.3's ground support by the defender too (it supports an attack only)."""
-    if not state.since(16):
-        return None
-    found = RESERVED.get(command.side, {}).get(command.action)
-    if found:
-        return found
-    if command.action == "support" and state.step in COMBAT_STEPS and command.side != state.side:
-        return "Formosa 16.3", "ground support missions support an attack only; they are never used in the defence"
-    owed = ROLLS_OWED.get(state.step)
-    if state.since(21) and command.action == "end" and owed and not state.pending and command.side == owed[0] and not (
-            state.step == "japanese-special-attack" and state.strike.kamikaze_done):
-        return owed[1:]  # ruling F166
-    when = (JAPANESE_LAND if command.side == "japanese" and command.action == "land" else WHEN.get(command.action))
-    if state.since(21) and when and not state.pending and state.step != "over" and \
-            command.action not in type(self).declared():
-        return when  # ruling F167: an order out of its phase, named by the case that gives it its phase
-    return None
-
 
 # Ruling F167 (rules version 21): an order given in a phase that never takes it is refused naming the case that says
 # in which phase it is given (the sequence of play, 6.1, lists the phases; these cases put each action in its own);
@@ -1758,6 +1738,7 @@ WHEN = {
     "interdict": ("Formosa 16.4", "interdiction points are placed in the Allied Interdiction Phase"),
     "strike": ("Formosa 16.5", "the B-29 strikes in the Allied B-29 Phase"),
     "land": ("Formosa 10.1", "invasions are made in the Allied Invasion Phase"),
+    ("japanese", "land"): ("Formosa 25.7", "the Japanese Marine Brigade lands in a Japanese Movement Phase from GT 2"),
     "drop": ("Formosa 10.1", "invasions are made in the Allied Invasion Phase"),
     "assault": ("Formosa 10.2.2", "opposed landings are fought in the Allied Invasion Phase"),
     "transfer": ("Formosa 21.0", "naval transfer is made in the Allied Naval Transfer Phase"),
@@ -1770,7 +1751,63 @@ WHEN = {
     "plan": ("Formosa 16.1", "air missions are planned in the Strike Planning Phase"),
     "assign": ("Formosa 16.1", "air missions are planned in the Strike Planning Phase"),
 }
-JAPANESE_LAND = ("Formosa 25.7", "the Japanese Marine Brigade lands in a Japanese Movement Phase from GT 2")
+# Ruling F169 (rules version 22): the orders that answer a decision or set up the game, given where none is owed,
+# refused naming the case of the moment that asks for them (as F167's phases; SNC's E25 and Ichi-Go's E56 alike)
+AT_ITS_MOMENT = {
+    "place": ("Formosa 3.0", "units are placed on Formosa in the Japanese set-up, before play begins, once its LP "
+                             "are rolled (a reinforcement is deployed in the Recruit Phase, 8.1)"),
+    ("allied", "place"): ("Formosa 8.1", "the Allied ground units set up in the Allied Staging Area; they reach "
+                                         "Formosa by invasion (10.0), naval transfer (21.0) or deployment on a "
+                                         "functional port in the Recruit Phase"),
+    "choose": ("Formosa 3.0", "the units of a set-up group are picked in each side's set-up, in the scenario's order "
+                              "(the Japanese first, 24.1), before play begins"),
+    ("allied", "reveal"): ("Formosa 24.1", "the pre-invasion reconnaissance reveals Japanese stacks after the Japanese "
+                                           "set-up"),
+    ("japanese", "reveal"): ("Formosa 11.2", "the Japanese player reveals his units during his player turn (his "
+                                             "Movement and Combat Phases)"),
+    "lose": ("Formosa 15.5", "units are eliminated when a combat result leaves their owner a choice (air points when "
+                             "an air combat's loss does, 16.2)"),
+    "retreat": ("Formosa 15.7", "units retreat when a combat result makes them (AR, DR)"),
+    "counterattack": ("Formosa 15.6", "the defenders counterattack when a combat's result is CA"),
+    "advance": ("Formosa 15.8", "an advance after combat is made right after a combat that clears a defending hex"),
+    "hold": ("Formosa 15.8.1", "'hold' declines an advance after combat (or an exploitation attack, 25.1) when one "
+                               "is offered"),
+    "exploit": ("Formosa 25.1", "an exploitation attack follows a DE, at the conclusion of its advance"),
+    "remove": ("Formosa 13.3", "units are removed from a hex found over-stacked at the end of a Recruit, Movement or "
+                               "Combat Phase"),
+    "defend": ("Formosa 15.4.1", "the defender commits LP (the Allies also naval gunfire or air supply) when an attack "
+                                 "on his units is declared"),
+    "decline": ("Formosa 16.5", "the Fortified column is asked for when the B-29 strikes a hex holding a concealed "
+                                "coastal defense or heavy weapons unit"),
+    "fortify": ("Formosa 16.5", "the Fortified column is asked for when the B-29 strikes a hex holding a concealed "
+                                "coastal defense or heavy weapons unit"),
+    "return": ("Formosa 16.6", "the kamikaze hits are taken when the kamikaze attack's roll scores them"),
+}
+PHASES = OrderCases(RESERVED, WHEN)  # rules version 21 (F167)
+CASES = OrderCases(RESERVED, {**WHEN, **AT_ITS_MOMENT})  # since rules version 22 (F169)
+
+
+def _reserved(self, state: State, command) -> tuple[str, str] | None:
+    """Step.closed for every Formosa step (ruling F133): an order reserved to the other side, named by its case;
+    16.3's ground support by the defender too (it supports an attack only); an `end` before a roll the rules order
+    (ruling F166), an order of a phase that never takes it (ruling F167) and a decision's or the set-up's order where
+    none is owed (ruling F169), each by its case."""
+    if not state.since(16):
+        return None
+    found = CASES.not_theirs(command)
+    if found:
+        return found
+    if command.action == "support" and state.step in COMBAT_STEPS and command.side != state.side:
+        return "Formosa 16.3", "ground support missions support an attack only; they are never used in the defence"
+    owed = ROLLS_OWED.get(state.step)
+    if state.since(21) and command.action == "end" and owed and not state.pending and command.side == owed[0] and not (
+            state.step == "japanese-special-attack" and state.strike.kamikaze_done):
+        return owed[1:]  # ruling F166
+    when = (CASES if state.since(22) else PHASES).not_now(command)
+    if state.since(21) and when and not state.pending and state.step != "over" and \
+            command.action not in type(self).declared():
+        return when  # rulings F167, F169: an order out of its phase or moment, named by the case that gives it one
+    return None
 
 
 # Ruling F166 (rules version 21): the phases whose die the rules make a player roll, and so end only by the roll: an

@@ -123,7 +123,12 @@ OUT = "out"
 #    `land` or `drop` after one is refused, and no longer listed; ruling F166: an `end` before the roll 9.1, 16.2,
 #    16.6 or 24.1 orders is refused naming that case, not 6.1; ruling F167: an order given in a phase that never
 #    takes it names the case that puts it in its phase (`sequence.WHEN`), not 6.1
-RULES_VERSION = 21
+# 22 ruling F168: a defence of 0 (a position's [values]) is odds above the top column, 15.3 item 2's >=700%, not 1
+#    factor's 300% (combat, the preview, the automated seats' search); a game created under 1-21 reads it as played
+#    ruling F169: an order answering a decision, or of the set-up, given where none is owed names the case of its
+#    moment (`sequence.AT_ITS_MOMENT`), not 6.1; a game created under 1-21 names 6.1 as played
+#    ruling F170: a unit set up off Formosa is refused naming 24.1 with ruling F33, not the ruling alone
+RULES_VERSION = 22
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
 

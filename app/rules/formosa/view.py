@@ -150,7 +150,7 @@ def combat_summary(event, state: State | None) -> dict | None:
     spec = codes[event.code]
     return {"attacker": event.attacker, "defender": defender, "hex": event.hexes[0], "hexes": list(event.hexes),
             "attackers": list(event.attackers), "attack": event.attack, "defence": event.defence,
-            "odds": f"{event.percent}%", "column": event.column, "shifts": list(event.shifts), "roll": event.die,
+            "odds": event.odds, "column": event.column, "shifts": list(event.shifts), "roll": event.die,
             "result": event.code, "case": "Formosa 15.2",
             "losses": {event.attacker: spec.get("attacker", 0) if spec.get("attacker") != "retreat" else 0,
                        defender: spec.get("defender", 0) if spec.get("defender") != "retreat" else 0},
@@ -205,7 +205,9 @@ def preview(state: State, command: Command) -> dict:
     by_roll = {die: r.code for die, r in p.results}
     shifts = [{"amount": s.amount, "case": s.case, "reason": s.reason} for s in found]
     columns = state.data.crt_raw["table"]["columns"]
-    lines = [f"{int(p.attack)} against {int(p.defence)}: {int(p.odds.value)}% reads {columns[p.odds.column]}"]
+    above = p.odds.clamped == "high" and not p.defence  # 15.3 item 2, ruling F168: against 0, above every column
+    odds = "above every column" if above else f"{int(p.odds.value)}%"
+    lines = [f"{int(p.attack)} against {int(p.defence)}: {odds} reads {columns[p.odds.column]}"]
     lines += [f"{s['amount']:+d} {s['reason']} ({s['case']})" for s in shifts]
     lines.append(f"column {p.column_label}: " + ", ".join(f"{die}: {code}" for die, code in by_roll.items()))
     if airpower.defender_may_answer(state, command.side, hexes):
@@ -213,4 +215,4 @@ def preview(state: State, command: Command) -> dict:
         lines.append(f"the defender may still commit {what} for left shifts (15.4.1, 17.0, 19.4)")
     return {"hexes": list(hexes), "attack": int(p.attack), "defence": int(p.defence),
             "percent": int(p.odds.value), "shifts": shifts, "column": p.column_label, "case": "Formosa 15.2",
-            "by_roll": by_roll, "text": "\n".join(lines)}
+            "by_roll": by_roll, "text": "\n".join(lines), **({"raw_odds": odds} if above else {})}
