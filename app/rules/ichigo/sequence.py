@@ -782,6 +782,24 @@ class TurnStart(InPhase):
             names.append("b29")
         return [*names, "end"]
 
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 5.2, 8.9 (ruling E57): a roll or a B-29 placement whose one chance is spent, refused by the case
+        that limits it: the one Causeway check of a game, the one B-29 roll a turn after Causeway, the B-29 marker
+        placed this turn, not rolled for, denied by the roll, or (without Causeway) the one raid of the game made."""
+        if not state.since(16) or command.side != "allied":
+            return None
+        if command.action == "b29" and (spent := airpower.b29_spent(state)):
+            return "Ichi-Go 8.9", spent
+        if command.action != "roll":
+            return None
+        if state.causeway is False and state.turn == int(state.data.scenario["turn_start"]["causeway_roll_turn"]):
+            return "Ichi-Go 5.2", ("only one check of the Causeway or Philippines Table a game, and it is made: the "
+                                   "US invades the Philippines")
+        if state.causeway and state.b29_rolled == state.turn:
+            return "Ichi-Go 8.9", ("the B-29 roll is made once at the start of each turn after Causeway, and this "
+                                   f"turn's is made ({'a raid' if state.b29_ok or state.b29_hex else 'no raid'})")
+        return None
+
     @ROLL
     def roll(self, em: Decision) -> None:
         if em.state.causeway is None:
@@ -873,6 +891,8 @@ class Operations(InPhase):
             if nation != "us" or not state.causeway:
                 return "Ichi-Go 7.8", "the US Aerial Supply Marker is placed in a US phase once Causeway is launched"
             return "Ichi-Go 7.8", "the Aerial Supply Marker is placed at most once a turn"
+        if action == "drop" and state.since(16) and nation == "us" and (spent := airpower.drop_spent(state)):
+            return "Ichi-Go 8.11", spent  # ruling E57: the one airdrop made, or this turn's airlift or marker spent
         if action == "airlift":
             return "Ichi-Go 8.10", ("one Chinese unit (or the 11th Airborne) a turn, in a Chinese or US movement "
                                     "phase of a turn the Allies have air superiority")
@@ -962,6 +982,18 @@ class AirPhase(InPhase):
     def allowed(self, state: State, orders: tuple[str, ...]):
         return ("end",) if state.air_rolled else ("roll",)
 
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 8.1 (ruling E57): the airpower roll is made once a Phase IV, by the Japanese `roll` that makes
+        both players' rolls (ruling E7)."""
+        if not state.since(16) or command.action != "roll":
+            return None
+        if command.side == "allied":
+            return "Ichi-Go 8.1", "both players roll, and the Japanese player's `roll` makes both rolls (ruling E7)"
+        if state.air_rolled:
+            return "Ichi-Go 8.1", "both players roll once at the start of the Airpower Phase (a tie is rerolled in "\
+                                  "that roll), and this turn's roll is made"
+        return None
+
     @ROLL
     def roll(self, em: Decision) -> None:
         airpower.airpower_roll(em)
@@ -979,6 +1011,22 @@ class JapaneseReinforcements(InPhase):
             return ("withdraw",)
         return [*(["ship"] if reinforcements.shipment_due(state) else []), "enter", "absorb",
                 *(["release"] if reinforcements.release_open(state) else []), "end"]
+
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 9.2, 9.3, 9.4, 5.3 items 7-8 (ruling E57): in this Phase V an order whose moment is now but that
+        waits for the withdrawal, or whose one chance is spent, refused by the case that says so: the Turn 5
+        withdrawal comes first; the Formosa Garrison comes over once; the 14AA roll is made once a Phase V, and a 0
+        ends it for the game."""
+        if not state.since(16) or command.side != "japanese":
+            return None
+        if reinforcements.withdrawal_due(state) and command.action != "withdraw":
+            return "Ichi-Go 9.2", ("the Japanese player withdraws two divisions at the start of Turn 5's Phase V, "
+                                   f"before anything else; {sequence_words(TABLE, state, command)}")
+        if command.action == "release":
+            return reinforcements.release_spent(state)
+        if command.action == "ship":
+            return reinforcements.shipment_spent(state)
+        return None
 
     @order("withdraw UNITS", "Ichi-Go 9.2", "withdraw two full-strength 4-factor divisions (Turn 5)",
            _withdraw_candidates, slots={"UNITS": UNITS_BY_NAME})
