@@ -53,13 +53,20 @@ def test_8_1_e57_the_airpower_roll_is_made_once_by_the_japanese_roll_for_both_pl
         "this turn's roll is made")
 
 
-def test_9_2_e57_before_the_turn_5_withdrawal_no_other_phase_v_order_is_taken():
+def test_9_2_e57_the_turn_5_withdrawal_comes_before_any_other_phase_v_order_and_once():
     s = position({UNIT: "2010", "jp-cea-13div": "2011"}, turn=5, phase="V")
     for text in ("end", "enter jp-cea-3bde at 1901"):
         assert refusal(RULES, s, "japanese", text).startswith(
             "Ichi-Go 9.2: the Japanese player withdraws two divisions at the start of Turn 5's Phase V, before "
             f"anything else; '{text.split()[0]}' is not allowed now (Turn 5, Phase V (Japanese reinforcement): "
             "withdrawal (9.2)); allowed: withdraw")
+    done = then(position({UNIT: "2010", "jp-cea-13div": "2011", "jp-cea-110div": "2012"}, turn=5, phase="V"),
+                "japanese", f"withdraw {UNIT} jp-cea-13div")
+    assert refusal(RULES, done, "japanese", "withdraw jp-cea-110div") == \
+        "Ichi-Go 9.2: two divisions are withdrawn once, at the start of Turn 5's Phase V, and they are"
+    assert refusal(RULES, position({}, turn=5, phase="V"), "japanese", "withdraw jp-cea-110div") == (
+        "Ichi-Go 9.2: no full-strength 4-factor division under 101, reduced division or brigade is in supply to "
+        "withdraw (ruling E8)")
 
 
 def test_9_3_9_4_5_3_e57_the_formosa_garrison_comes_over_once_and_the_14aa_roll_once_a_phase_v():
@@ -113,3 +120,34 @@ def test_11_27_e12_no_unit_that_stands_tried_on_the_map_defends_with_0_so_no_def
     assert combat.assess(s, "allied", "2008", [replace(s.units["C01"], tried=True)], [], 0, False)["defence"] == 1
     assert raw_unit(d, "cn-reg-02")["strength"][0] > 0
 
+
+def test_8_2_9_2_9_3_11_20_11_24_5_3_e58_an_order_naming_nothing_where_its_rule_asks_for_it_is_refused_by_the_rule():
+    """Issue 30: the parser said "cannot read order 'air': HEX missing ...; expected 'air HEX [HEX ...]'" where a rule
+    forbids the order: placing none of the markers won (8.2: all are placed), withdrawing none (9.2: two must go),
+    losing none of the steps a result calls for (11.20), releasing none of the Formosa Garrison (9.3: two), landing
+    no division (5.3); advancing none is `stay` (11.24). Each is refused by its case, and nothing happens."""
+    air = then(position({}, phase="IV", turn=3), "japanese", "roll", rolls=[6, 2])
+    assert refusal(RULES, air, "japanese", "air") == \
+        "Ichi-Go 8.2: all the airpower markers won are placed, one per hex: name a hex for each"
+    turn5 = position({UNIT: "2010", "jp-cea-13div": "2011"}, turn=5, phase="V")
+    assert refusal(RULES, turn5, "japanese", "withdraw") == \
+        "Ichi-Go 9.2: the Japanese player must withdraw two divisions (or their fallbacks): name them"
+    battle = then(position({"jp-cea-110div": "2010", "jp-cea-26div": "2010"},
+                           extra=(chinese("C01", "cn-reg-02", "2011", tried=True),)),
+                  "japanese", "attack 2011 with jp-cea-110div jp-cea-26div", rolls=[6])      # 2:1, a 6: 2/4
+    assert battle.pending[0]["kind"] == "losses"
+    assert refusal(RULES, battle, "japanese", "lose") == \
+        "Ichi-Go 11.20: the steps the result calls for are lost: name a unit for each step (twice for two)"
+    assert refusal(RULES, battle, "japanese", "lose 110div").startswith("cannot read order 'lose 110div': no unit")
+    advance = then(battle, "japanese", "lose jp-cea-110div jp-cea-26div")
+    assert advance.pending[0]["kind"] == "advance"
+    assert refusal(RULES, advance, "japanese", "advance") == \
+        "Ichi-Go 11.24: name the units that advance; `stay` advances none (an advance is an option)"
+    turn9 = position({}, turn=9, phase="V", causeway=False)
+    assert refusal(RULES, turn9, "japanese", "release") == \
+        "Ichi-Go 9.3: two of the four Formosa Garrison divisions come over: name two"
+    landing = position({}, turn=7, phase="I", causeway=True)
+    for text in ("land", "land at 3221"):
+        assert refusal(RULES, landing, "allied", text) == (
+            "Ichi-Go 5.3: a landing brings US divisions ashore, up to eight (items 4 and 12, mandatory on their "
+            "turns): name the divisions that land")

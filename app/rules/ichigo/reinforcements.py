@@ -52,6 +52,17 @@ def ship(em: Decision) -> None:
     em.emit(ev.ShipmentRolled(roll, count, fates))
 
 
+def withdrawal_spent(state: State) -> tuple[str, str] | None:
+    """Ichi-Go 9.2 (ruling E57): why no withdrawal is taken in Turn 5's Phase V, or None at another moment."""
+    r = state.data.scenario["reinforcements"]["japanese"]
+    if state.phase != "V" or state.turn != int(r["withdrawal_turn"]):
+        return None
+    if state.reinforced:
+        return "Ichi-Go 9.2", "two divisions are withdrawn once, at the start of Turn 5's Phase V, and they are"
+    return "Ichi-Go 9.2", ("no full-strength 4-factor division under 101, reduced division or brigade is in supply to "
+                           "withdraw (ruling E8)")
+
+
 def shipment_spent(state: State) -> tuple[str, str] | None:
     """Ichi-Go 5.3 items 7-8, 9.4 (ruling E57): why no 14AA roll is made in this Phase V after Causeway, or None."""
     if state.phase != "V" or not state.causeway:

@@ -496,7 +496,10 @@ ENTER = order("enter UNITS at HEX", "Ichi-Go 9.1",
               "Formosa coast (9.4)", _enter_candidates, slots={"UNITS": UNITS_BY_NAME})
 LAND = order("land UNITS [at HEX] [displace HEX:displace]", "Ichi-Go 5.3",
              "bring US divisions ashore with a beachhead marker (in an occupied port, name the hex its units move "
-             "to)", _land_candidates, slots={"UNITS": UNITS_BY_NAME}, defaults={"hex": None, "displace": None})
+             "to)", _land_candidates, slots={"UNITS": UNITS_BY_NAME}, defaults={"hex": None, "displace": None},
+             forbidden=(("land [at HEX] [displace HEX:displace]", "Ichi-Go 5.3",
+                         "a landing brings US divisions ashore, up to eight (items 4 and 12, mandatory on their "
+                         "turns): name the divisions that land"),))
 
 
 class Decided(Step):
@@ -529,7 +532,9 @@ class Losses(Decided):
                     _units(state, data["units"]))
 
     @order("lose UNIT [UNIT ...]", "Ichi-Go 11.21",
-           "apportion the step losses of this battle (name a unit twice for two steps)", _loss_candidates)
+           "apportion the step losses of this battle (name a unit twice for two steps)", _loss_candidates,
+           forbidden=(("lose", "Ichi-Go 11.20",
+                       "the steps the result calls for are lost: name a unit for each step (twice for two)"),))
     def lose(self, em: Decision, units: list[str]) -> None:
         combat.lose(em, em.side, units)
 
@@ -544,7 +549,9 @@ class Advance(Decided):
                     _units(state, data["units"]))
 
     @order("advance UNITS", "Ichi-Go 11.24", "advance surviving attackers into the emptied hex",
-           _advance_candidates)
+           _advance_candidates, forbidden=(("advance", "Ichi-Go 11.24",
+                                            "name the units that advance; `stay` advances none (an advance is an "
+                                            "option)"),))
     def advance(self, em: Decision, units: list[str]) -> None:
         combat.advance(em, em.side, units)
 
@@ -581,7 +588,9 @@ class Airpower(Decided):
         return Owed("place the airpower markers won (Ichi-Go 8.2)", None,
                     f"{state.pending[0]['data']['count']} marker(s), one per hex")
 
-    @order("air HEX [HEX ...]", "Ichi-Go 8.2", "place every airpower marker won, one per hex", _air_candidates)
+    @order("air HEX [HEX ...]", "Ichi-Go 8.2", "place every airpower marker won, one per hex", _air_candidates,
+           forbidden=(("air", "Ichi-Go 8.2", "all the airpower markers won are placed, one per hex: name a hex for "
+                                            "each"),))
     def air(self, em: Decision, hexes: list[str]) -> None:
         airpower.air(em, em.side, hexes)
 
@@ -1015,13 +1024,15 @@ class JapaneseReinforcements(InPhase):
     def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
         """Ichi-Go 9.2, 9.3, 9.4, 5.3 items 7-8 (ruling E57): in this Phase V an order whose moment is now but that
         waits for the withdrawal, or whose one chance is spent, refused by the case that says so: the Turn 5
-        withdrawal comes first; the Formosa Garrison comes over once; the 14AA roll is made once a Phase V, and a 0
-        ends it for the game."""
+        withdrawal comes first, and once (or finds nothing to take); the Formosa Garrison comes over once; the 14AA
+        roll is made once a Phase V, and a 0 ends it for the game."""
         if not state.since(16) or command.side != "japanese":
             return None
         if reinforcements.withdrawal_due(state) and command.action != "withdraw":
             return "Ichi-Go 9.2", ("the Japanese player withdraws two divisions at the start of Turn 5's Phase V, "
                                    f"before anything else; {sequence_words(TABLE, state, command)}")
+        if command.action == "withdraw":
+            return reinforcements.withdrawal_spent(state)
         if command.action == "release":
             return reinforcements.release_spent(state)
         if command.action == "ship":
@@ -1029,7 +1040,9 @@ class JapaneseReinforcements(InPhase):
         return None
 
     @order("withdraw UNITS", "Ichi-Go 9.2", "withdraw two full-strength 4-factor divisions (Turn 5)",
-           _withdraw_candidates, slots={"UNITS": UNITS_BY_NAME})
+           _withdraw_candidates, slots={"UNITS": UNITS_BY_NAME},
+           forbidden=(("withdraw", "Ichi-Go 9.2", "the Japanese player must withdraw two divisions (or their "
+                                                  "fallbacks): name them"),))
     def withdraw(self, em: Decision, units: list[str]) -> None:
         reinforcements.withdraw(em, em.side, units)
 
@@ -1049,7 +1062,8 @@ class JapaneseReinforcements(InPhase):
         reinforcements.absorb(em, em.side, brigade, division)
 
     @order("release UNITS", "Ichi-Go 9.3", "bring two Formosa Garrison divisions to the mainland (Turn 9, no "
-                                           "Causeway)", _release_candidates, slots={"UNITS": UNITS_BY_NAME})
+                                           "Causeway)", _release_candidates, slots={"UNITS": UNITS_BY_NAME},
+           forbidden=(("release", "Ichi-Go 9.3", "two of the four Formosa Garrison divisions come over: name two"),))
     def release(self, em: Decision, units: list[str]) -> None:
         reinforcements.release(em, em.side, units)
 
