@@ -95,6 +95,13 @@ def test_8_11_e57_the_11th_airborne_drops_once_a_game_and_not_once_the_turns_air
     assert refusal(RULES, fresh, "allied", "drop 2012") is None
 
 
+def test_5_3_9_8_e57_a_landing_in_phase_i_after_turn_8_is_refused_saying_where_later_divisions_land():
+    later = position({"us-1c": "3221"}, turn=10, phase="I", causeway=True,
+                     beachheads={"formosa": "3221", "mainland": "1922"})
+    assert refusal(RULES, later, "allied", "land us-24th at 1922") == (
+        "Ichi-Go 5.3: the US landings are made in Phase I of Turns 7 (Formosa) and 8 (the mainland); later US "
+        "divisions land at a beachhead in a US Movement Phase (9.8, 8.11)")
+
 def test_11_2_the_rules_example_a_unit_in_2611_attacks_2610_or_2711_never_both_in_one_attack():
     s = position({UNIT: "2611"}, phase="VI", plans={"japanese": "fight-move"},
                  extra=(chinese("C01", "cn-reg-02", "2610", tried=True), chinese("C02", "cn-reg-07", "2711",

@@ -960,7 +960,8 @@ class Landings(InPhase):
             return "Ichi-Go 10.11", (f"naval transfer from Turn {causeway.turn_of(state, 'naval_transfer_from_turn')},"
                                      " between the two beachheads")
         if command.action == "land":
-            return "Ichi-Go 5.3", "the US landings are made in Phase I of Turns 7 (Formosa) and 8 (the mainland)"
+            return "Ichi-Go 5.3", ("the US landings are made in Phase I of Turns 7 (Formosa) and 8 (the mainland); "
+                                   "later US divisions land at a beachhead in a US Movement Phase (9.8, 8.11)")
         if command.action == "supply" and state.since(14):  # ruling E52
             if not causeway.landing_done(state):
                 return "Ichi-Go 5.3", "the US landing of this Phase I comes first"
