@@ -158,3 +158,16 @@ def test_8_2_9_2_9_3_11_20_11_24_5_3_e58_an_order_naming_nothing_where_its_rule_
         assert refusal(RULES, landing, "allied", text) == (
             "Ichi-Go 5.3: a landing brings US divisions ashore, up to eight (items 4 and 12, mandatory on their "
             "turns): name the divisions that land")
+
+
+def test_11_17_6_6_e59_the_japanese_deciding_on_tank_regiments_read_the_odds_they_would_shift():
+    """Announced before the Allied die (11.17), after the attack's odds were computed and its stacks examined (6.6):
+    the decision says the attack's strength, odds and column, and what each regiment does, naming no attacker."""
+    s = position({"jp-cea-110div": "2011"}, phase="IX", plans={"chinese": "move-fight"},
+                 extra=(chinese("C01", "cn-reg-02", "2010", tried=True), chinese("C02", "cn-reg-07", "2012",
+                                                                                  tried=True)))
+    s = then(s, "allied", "attack 2011 with C01 C02")
+    owed = RULES.prompt(s).owed
+    assert owed.amount == ("0 to 1 regiment(s); the attack stands at 8:4 = 2:1 -> 2:1 on the chinese line (no "
+                           "shifts); each regiment committed shifts it one column left")
+    assert "C01" not in owed.text() and "C02" not in owed.text()

@@ -600,9 +600,9 @@ class Tanks(Decided):
     name = "tanks"
 
     def owed(self, state: State) -> Owed:
-        data = state.pending[0]["data"]  # the attackers are the enemy's: not listed (6.6)
+        data = state.pending[0]["data"]  # the attackers are the enemy's: not listed (6.6), only the attack's odds
         return Owed("commit tank regiments to this defence before the die (Ichi-Go 11.17)", data["hex"],
-                    f"0 to {data['max']} regiment(s)")
+                    f"0 to {data['max']} regiment(s); {combat.odds_before_tanks(state, data)}")
 
     @order("commit N:count", "Ichi-Go 11.17", "commit N tank regiments to this defence (0 for none), before the die",
            _commit_candidates, forbidden=(("commit [N:count] sf", "Ichi-Go 11.28",
