@@ -1,7 +1,9 @@
-"""Ichi-Go read again, case by case (session part 17; docs/rulings/ichigo-engine.md E57): an order whose moment is
+"""Ichi-Go read again, case by case (session part 17; docs/rulings/ichigo-engine.md E57-E59): an order whose moment is
 now but whose one chance is spent is refused by the case that limits it, saying so (E56's table answered with the
-moment, "placed at the start of a game turn", at the start of a game turn); the rulebook's own example of 11.2 on
-its own hexes; a defence of 0 never reaches the combat results table (11.27, E12)."""
+moment, "placed at the start of a game turn", at the start of a game turn; E57); an order naming nothing where its
+rule asks for units or hexes is refused by that rule, not the parser (E58); the Japanese deciding on tank regiments
+read the odds they would shift (E59); the rulebook's own example of 11.2 on its own hexes; a defence of 0 never
+reaches the combat results table (11.27, E12). Refusals and prompts only: no rules version."""
 from dataclasses import replace
 
 import pytest
