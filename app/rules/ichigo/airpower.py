@@ -118,9 +118,36 @@ def airlift(em: Decision, side: str, uid: str, h: str) -> None:
 
 
 def can_drop(state: State) -> bool:
+    return drop_spent(state) is None and bool(state.causeway)
+
+
+def drop_spent(state: State) -> str | None:
+    """Ichi-Go 8.11 (ruling E57): why the 11th Airborne cannot drop this turn, or None: it made its one airdrop or
+    entered otherwise, or the drop's airlift or Aerial Supply Marker is spent this turn."""
     u = state.units.get("us-11ab")
-    return (bool(state.causeway) and u is not None and u.status == "us-pool" and not state.airdropped
-            and state.airlift_turn != state.turn and state.aerial_turn != state.turn)
+    if state.airdropped:
+        return "the 11th Airborne makes one airdrop a game, and it has made it"
+    if u is None or u.status != "us-pool":
+        return "the 11th Airborne drops only to enter play, and it has entered"
+    if state.airlift_turn == state.turn:
+        return "the drop uses up the turn's one-unit airlift (8.10), spent this turn"
+    if state.aerial_turn == state.turn:
+        return "the drop uses up the turn's US Aerial Supply Marker (7.8), placed this turn"
+    return None
+
+
+def b29_spent(state: State) -> str | None:
+    """Ichi-Go 8.9 (ruling E57): why the B-29 marker may not be placed at this turn's start, or None: it is placed
+    this turn; after Causeway, this turn's roll is not made or gave no raid; without it, the one raid was made."""
+    if state.b29_hex:
+        return f"the B-29 marker is on {state.b29_hex} this turn: one marker"
+    if state.causeway:
+        if state.b29_rolled != state.turn:
+            return "roll for this turn's B-29 raid first: on a 1-3 the Allied player may place the marker"
+        return "this turn's B-29 roll gave no raid (a 4-6)"
+    if state.b29_used:
+        return "without Causeway the Allied player makes one B-29 raid a game, and it has been made"
+    return None
 
 
 def drop(em: Decision, side: str, h: str) -> None:

@@ -276,6 +276,18 @@ def defensive_tank_room(state: State, side: str, target: str, defenders: list[Un
     return min(len(eligible), len(tank_pool(state)))
 
 
+def odds_before_tanks(state: State, data: dict) -> str:
+    """Ichi-Go 11.17, 6.6 (ruling E59): the attack the Japanese commit tank regiments against, as its odds stand:
+    the attackers were examined for the odds computation (6.6: the attack can no longer be called off), so its
+    strength, odds and column are the defender's to read; no attacker is named."""
+    attackers = [state.units[i] for i in data["attackers"] if i in state.units and state.units[i].on_map]
+    defenders = [u for u in state.at(data["hex"]) if u.side != data["side"]]
+    a = assess(state, data["side"], data["hex"], attackers, defenders, 0, False, data.get("momentum") is not None)
+    return (f"the attack stands at {a['attack']}:{a['defence']} = {a['odds']} -> {a['column_label']} on the "
+            f"{a['line']} line ({'; '.join(a['shifts']) or 'no shifts'}); each regiment committed shifts it one "
+            "column left")
+
+
 def commit_tanks(em: Decision, side: str, n: int) -> None:
     p = em.state.pending[0]
     data = p["data"]

@@ -52,6 +52,40 @@ def ship(em: Decision) -> None:
     em.emit(ev.ShipmentRolled(roll, count, fates))
 
 
+def withdrawal_spent(state: State) -> tuple[str, str] | None:
+    """Ichi-Go 9.2 (ruling E57): why no withdrawal is taken in Turn 5's Phase V, or None at another moment."""
+    r = state.data.scenario["reinforcements"]["japanese"]
+    if state.phase != "V" or state.turn != int(r["withdrawal_turn"]):
+        return None
+    if state.reinforced:
+        return "Ichi-Go 9.2", "two divisions are withdrawn once, at the start of Turn 5's Phase V, and they are"
+    return "Ichi-Go 9.2", ("no full-strength 4-factor division under 101, reduced division or brigade is in supply to "
+                           "withdraw (ruling E8)")
+
+
+def shipment_spent(state: State) -> tuple[str, str] | None:
+    """Ichi-Go 5.3 items 7-8, 9.4 (ruling E57): why no 14AA roll is made in this Phase V after Causeway, or None."""
+    if state.phase != "V" or not state.causeway:
+        return None
+    if state.aa14_closed:
+        return "Ichi-Go 5.3", "item 8: a 0 on the 14AA roll ended 14AA arrivals for the rest of the game"
+    if state.aa14_turn == state.turn:
+        return "Ichi-Go 9.4", "the 14AA roll is made once a Phase V, and this one's is made"
+    if not any(u.status == "14aa-pool" for u in state.units.values()):
+        return "Ichi-Go 9.4", "no 14AA unit is left in the pool (5.3 item 7: until there are no more left)"
+    return None
+
+
+def release_spent(state: State) -> tuple[str, str] | None:
+    """Ichi-Go 9.3 (ruling E57): on Turn 9's Phase V without Causeway, two of the four Formosa Garrison divisions come
+    over once; None at another moment (the sequence of play's refusal says when)."""
+    r = state.data.scenario["reinforcements"]["japanese"]
+    if state.phase != "V" or state.causeway or state.turn != int(r["formosa_garrison_turn_no_causeway"]):
+        return None
+    came = sorted(u.id for u in state.units.values() if u.army == "FG" and u.status != "formosa-garrison")
+    return "Ichi-Go 9.3", f"two of the four Formosa Garrison divisions come over, once: {', '.join(came)} came"
+
+
 def release_open(state: State) -> bool:
     r = state.data.scenario["reinforcements"]["japanese"]
     return (state.phase == "V" and not state.causeway and state.turn == int(r["formosa_garrison_turn_no_causeway"])

@@ -496,7 +496,10 @@ ENTER = order("enter UNITS at HEX", "Ichi-Go 9.1",
               "Formosa coast (9.4)", _enter_candidates, slots={"UNITS": UNITS_BY_NAME})
 LAND = order("land UNITS [at HEX] [displace HEX:displace]", "Ichi-Go 5.3",
              "bring US divisions ashore with a beachhead marker (in an occupied port, name the hex its units move "
-             "to)", _land_candidates, slots={"UNITS": UNITS_BY_NAME}, defaults={"hex": None, "displace": None})
+             "to)", _land_candidates, slots={"UNITS": UNITS_BY_NAME}, defaults={"hex": None, "displace": None},
+             forbidden=(("land [at HEX] [displace HEX:displace]", "Ichi-Go 5.3",
+                         "a landing brings US divisions ashore, up to eight (items 4 and 12, mandatory on their "
+                         "turns): name the divisions that land"),))
 
 
 class Decided(Step):
@@ -529,7 +532,9 @@ class Losses(Decided):
                     _units(state, data["units"]))
 
     @order("lose UNIT [UNIT ...]", "Ichi-Go 11.21",
-           "apportion the step losses of this battle (name a unit twice for two steps)", _loss_candidates)
+           "apportion the step losses of this battle (name a unit twice for two steps)", _loss_candidates,
+           forbidden=(("lose", "Ichi-Go 11.20",
+                       "the steps the result calls for are lost: name a unit for each step (twice for two)"),))
     def lose(self, em: Decision, units: list[str]) -> None:
         combat.lose(em, em.side, units)
 
@@ -544,7 +549,9 @@ class Advance(Decided):
                     _units(state, data["units"]))
 
     @order("advance UNITS", "Ichi-Go 11.24", "advance surviving attackers into the emptied hex",
-           _advance_candidates)
+           _advance_candidates, forbidden=(("advance", "Ichi-Go 11.24",
+                                            "name the units that advance; `stay` advances none (an advance is an "
+                                            "option)"),))
     def advance(self, em: Decision, units: list[str]) -> None:
         combat.advance(em, em.side, units)
 
@@ -581,7 +588,9 @@ class Airpower(Decided):
         return Owed("place the airpower markers won (Ichi-Go 8.2)", None,
                     f"{state.pending[0]['data']['count']} marker(s), one per hex")
 
-    @order("air HEX [HEX ...]", "Ichi-Go 8.2", "place every airpower marker won, one per hex", _air_candidates)
+    @order("air HEX [HEX ...]", "Ichi-Go 8.2", "place every airpower marker won, one per hex", _air_candidates,
+           forbidden=(("air", "Ichi-Go 8.2", "all the airpower markers won are placed, one per hex: name a hex for "
+                                            "each"),))
     def air(self, em: Decision, hexes: list[str]) -> None:
         airpower.air(em, em.side, hexes)
 
@@ -591,9 +600,9 @@ class Tanks(Decided):
     name = "tanks"
 
     def owed(self, state: State) -> Owed:
-        data = state.pending[0]["data"]  # the attackers are the enemy's: not listed (6.6)
+        data = state.pending[0]["data"]  # the attackers are the enemy's: not listed (6.6), only the attack's odds
         return Owed("commit tank regiments to this defence before the die (Ichi-Go 11.17)", data["hex"],
-                    f"0 to {data['max']} regiment(s)")
+                    f"0 to {data['max']} regiment(s); {combat.odds_before_tanks(state, data)}")
 
     @order("commit N:count", "Ichi-Go 11.17", "commit N tank regiments to this defence (0 for none), before the die",
            _commit_candidates, forbidden=(("commit [N:count] sf", "Ichi-Go 11.28",
@@ -782,6 +791,24 @@ class TurnStart(InPhase):
             names.append("b29")
         return [*names, "end"]
 
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 5.2, 8.9 (ruling E57): a roll or a B-29 placement whose one chance is spent, refused by the case
+        that limits it: the one Causeway check of a game, the one B-29 roll a turn after Causeway, the B-29 marker
+        placed this turn, not rolled for, denied by the roll, or (without Causeway) the one raid of the game made."""
+        if not state.since(16) or command.side != "allied":
+            return None
+        if command.action == "b29" and (spent := airpower.b29_spent(state)):
+            return "Ichi-Go 8.9", spent
+        if command.action != "roll":
+            return None
+        if state.causeway is False and state.turn == int(state.data.scenario["turn_start"]["causeway_roll_turn"]):
+            return "Ichi-Go 5.2", ("only one check of the Causeway or Philippines Table a game, and it is made: the "
+                                   "US invades the Philippines")
+        if state.causeway and state.b29_rolled == state.turn:
+            return "Ichi-Go 8.9", ("the B-29 roll is made once at the start of each turn after Causeway, and this "
+                                   f"turn's is made ({'a raid' if state.b29_ok or state.b29_hex else 'no raid'})")
+        return None
+
     @ROLL
     def roll(self, em: Decision) -> None:
         if em.state.causeway is None:
@@ -873,6 +900,8 @@ class Operations(InPhase):
             if nation != "us" or not state.causeway:
                 return "Ichi-Go 7.8", "the US Aerial Supply Marker is placed in a US phase once Causeway is launched"
             return "Ichi-Go 7.8", "the Aerial Supply Marker is placed at most once a turn"
+        if action == "drop" and state.since(16) and nation == "us" and (spent := airpower.drop_spent(state)):
+            return "Ichi-Go 8.11", spent  # ruling E57: the one airdrop made, or this turn's airlift or marker spent
         if action == "airlift":
             return "Ichi-Go 8.10", ("one Chinese unit (or the 11th Airborne) a turn, in a Chinese or US movement "
                                     "phase of a turn the Allies have air superiority")
@@ -931,7 +960,8 @@ class Landings(InPhase):
             return "Ichi-Go 10.11", (f"naval transfer from Turn {causeway.turn_of(state, 'naval_transfer_from_turn')},"
                                      " between the two beachheads")
         if command.action == "land":
-            return "Ichi-Go 5.3", "the US landings are made in Phase I of Turns 7 (Formosa) and 8 (the mainland)"
+            return "Ichi-Go 5.3", ("the US landings are made in Phase I of Turns 7 (Formosa) and 8 (the mainland); "
+                                   "later US divisions land at a beachhead in a US Movement Phase (9.8, 8.11)")
         if command.action == "supply" and state.since(14):  # ruling E52
             if not causeway.landing_done(state):
                 return "Ichi-Go 5.3", "the US landing of this Phase I comes first"
@@ -962,6 +992,18 @@ class AirPhase(InPhase):
     def allowed(self, state: State, orders: tuple[str, ...]):
         return ("end",) if state.air_rolled else ("roll",)
 
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 8.1 (ruling E57): the airpower roll is made once a Phase IV, by the Japanese `roll` that makes
+        both players' rolls (ruling E7)."""
+        if not state.since(16) or command.action != "roll":
+            return None
+        if command.side == "allied":
+            return "Ichi-Go 8.1", "both players roll, and the Japanese player's `roll` makes both rolls (ruling E7)"
+        if state.air_rolled:
+            return "Ichi-Go 8.1", "both players roll once at the start of the Airpower Phase (a tie is rerolled in "\
+                                  "that roll), and this turn's roll is made"
+        return None
+
     @ROLL
     def roll(self, em: Decision) -> None:
         airpower.airpower_roll(em)
@@ -980,8 +1022,28 @@ class JapaneseReinforcements(InPhase):
         return [*(["ship"] if reinforcements.shipment_due(state) else []), "enter", "absorb",
                 *(["release"] if reinforcements.release_open(state) else []), "end"]
 
+    def closed_here(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 9.2, 9.3, 9.4, 5.3 items 7-8 (ruling E57): in this Phase V an order whose moment is now but that
+        waits for the withdrawal, or whose one chance is spent, refused by the case that says so: the Turn 5
+        withdrawal comes first, and once (or finds nothing to take); the Formosa Garrison comes over once; the 14AA
+        roll is made once a Phase V, and a 0 ends it for the game."""
+        if not state.since(16) or command.side != "japanese":
+            return None
+        if reinforcements.withdrawal_due(state) and command.action != "withdraw":
+            return "Ichi-Go 9.2", ("the Japanese player withdraws two divisions at the start of Turn 5's Phase V, "
+                                   f"before anything else; {sequence_words(TABLE, state, command)}")
+        if command.action == "withdraw":
+            return reinforcements.withdrawal_spent(state)
+        if command.action == "release":
+            return reinforcements.release_spent(state)
+        if command.action == "ship":
+            return reinforcements.shipment_spent(state)
+        return None
+
     @order("withdraw UNITS", "Ichi-Go 9.2", "withdraw two full-strength 4-factor divisions (Turn 5)",
-           _withdraw_candidates, slots={"UNITS": UNITS_BY_NAME})
+           _withdraw_candidates, slots={"UNITS": UNITS_BY_NAME},
+           forbidden=(("withdraw", "Ichi-Go 9.2", "the Japanese player must withdraw two divisions (or their "
+                                                  "fallbacks): name them"),))
     def withdraw(self, em: Decision, units: list[str]) -> None:
         reinforcements.withdraw(em, em.side, units)
 
@@ -1001,7 +1063,8 @@ class JapaneseReinforcements(InPhase):
         reinforcements.absorb(em, em.side, brigade, division)
 
     @order("release UNITS", "Ichi-Go 9.3", "bring two Formosa Garrison divisions to the mainland (Turn 9, no "
-                                           "Causeway)", _release_candidates, slots={"UNITS": UNITS_BY_NAME})
+                                           "Causeway)", _release_candidates, slots={"UNITS": UNITS_BY_NAME},
+           forbidden=(("release", "Ichi-Go 9.3", "two of the four Formosa Garrison divisions come over: name two"),))
     def release(self, em: Decision, units: list[str]) -> None:
         reinforcements.release(em, em.side, units)
 
