@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from itertools import combinations
 
 from app.rules.engine.decision import Decision
 from app.rules.kernel.hexgrid import Hex
@@ -165,6 +166,32 @@ def finish_exchange(d: Decision, context: dict, lost: list[str]) -> None:
     movers = context["advance"] if context["attack"] == "american" else list(context["attackers"])
     occupy(d, context["hex"], [uid for uid in movers if uid in survivors], context["attack"])
     release_contacts(d)
+
+
+def loss_sets(strengths: dict[str, int], required: int, limit: int = 4096):
+    """8.9 Ex (ruling R40): each set of the attackers whose printed strengths reach the loss owed, no unit of it
+    spare, smallest sets first (at most `limit` sets tried)."""
+    tried = 0
+    for k in range(1, len(strengths) + 1):
+        for combo in combinations(strengths, k):
+            tried += 1
+            if tried > limit:
+                return
+            paid = sum(strengths[u] for u in combo)
+            if paid >= required and all(paid - strengths[u] < required for u in combo):
+                yield combo
+
+
+def exchange_points(state: State, context: dict) -> tuple[int, int]:
+    """The fewest and the most American Casualty Points an exchange waiting for its losses can cost (8.8 notes 4
+    and 6, ruling R27): the left number for each attacker, 30 in place of it for each unsupplied unit eliminated,
+    over the sets of losses the player may choose (R40)."""
+    left, supplied = context["left"], context["supplied"]
+    unsupplied = state.data.crt_raw["casualty_points"]["unsupplied_eliminated"]
+    strengths = {uid: state.unit(uid).strength for uid in context["attackers"]}
+    totals = [sum(unsupplied if uid in lost and not supplied[uid] else left for uid in strengths)
+              for lost in loss_sets(strengths, context["required"])] or [left * len(strengths)]
+    return min(totals), max(totals)
 
 
 def occupy(d: Decision, target: str, unit_ids: list[str], kind: str) -> None:

@@ -1,0 +1,91 @@
+"""Session part 17's reading of the Olympic fragments against the engine (docs/rulings/olympic.md): ruling R54, the
+preview of every kind of attack says what the order would do: an exchange that waits for the player's losses costs
+note 4's points (it showed 0), and a Japanese attack has a preview whose 6 is a special attack (8.54, note 5); ruling
+R55, the orders the Tokko and Doctrine steps do not take, and a placement in Game-Turn 1's assaults, are refused by
+the case of their phase (R52). Previews and refusals change nothing stored, so no rules version."""
+from __future__ import annotations
+
+import pytest
+from olympic_given import given, refused
+from test_olympic_combat import JP2, JP4A, US_A, US_B, japanese_combat
+
+from app.rules import legal
+from app.rules.errors import IllegalOrder
+from app.rules.olympic import GAME, combat
+
+MIYAZAKI = "3236"  # a City: militia 3
+
+
+def _preview(state, order: str, side: str = "american") -> dict:
+    return GAME.preview(state, GAME.parse(order, side, state))
+
+
+def test_ruling_r54_the_preview_of_an_exchange_waiting_for_the_losses_counts_note_4s_points():
+    """Two American 4s against Miyazaki's 4-4 and militia 3: on a 6 the militia is halved (4 + 3/2), 8 against 5 1/2
+    reads +2, Ex 10/10. The exchange owes 4 + 3 = 7 (8.9), so the player chooses the losses (8 > 7), and the
+    combat costs 10 for each of the two attackers, 20, whichever are lost; the preview said 0 (no points were
+    counted before the losses were chosen)."""
+    state = given(units={JP4A: MIYAZAKI, US_A: "3235", US_B: "3336"}, beachheads=("3235", "3336"))
+    six = _preview(state, f"attack {MIYAZAKI} with 25-27 25-35")["by_roll"][6]
+    assert (six["column"], six["result"], six["casualty_points"]) == ("+2, +3", "Ex 10/10", 20)
+    shown = _preview(state, f"attack {MIYAZAKI} with 25-27 25-35")["text"].splitlines()
+    assert shown[-1] == ("die 6: column +2, +3, Ex 10/10, 20 Casualty Points; you eliminate attackers worth at "
+                         "least 7 strength points (Olympic 8.9)")
+
+
+def test_ruling_r54_an_exchange_costs_30_in_place_of_10_for_each_unsupplied_unit_the_player_may_lose():
+    """Note 6: an unsupplied American unit eliminated costs 30 in place of the indicated number: with the supplied
+    25-27 and the unsupplied 25-35 owing 4, the player loses either, for 20 or 40 points."""
+    state = given(units={US_A: "3235", US_B: "3336"})
+    context = {"attackers": [US_A, US_B], "required": 4, "left": 10, "supplied": {US_A: True, US_B: False}}
+    assert combat.exchange_points(state, context) == (20, 40)
+    assert list(combat.loss_sets({US_A: 4, US_B: 4}, 4)) == [(US_A,), (US_B,)]
+
+
+def test_ruling_r54_a_japanese_attack_has_a_preview_whose_6_is_a_special_attack_oo_8():
+    """OO-8 in the preview: a Japanese 2 against an American 4 reads -2 on dice 1-5 (Ae, Ae, Ar, Ar, Dr 2/2: the
+    right-hand numbers 3, 3, 2, 2, 2) and on the 6 its strength doubled, 4 against 4 at 0: Ex 10/10, the attacker
+    eliminated. Before, `preview` answered that a Japanese attack has no preview."""
+    state = japanese_combat(**{JP2: "3135", US_A: "3235"})
+    order = f"jattack {JP2} on {US_A}"
+    shown = _preview(state, order, "japanese")
+    assert [(r["column"], r["result"], r["casualty_points"], r["special"]) for r in shown["by_roll"].values()] == [
+        ("-2", "Ae 10/3", 3, False), ("-2", "Ae 10/3", 3, False), ("-2", "Ar 5/2", 2, False),
+        ("-2", "Ar 5/2", 2, False), ("-2", "Dr 2/2", 2, False), ("0", "Ex 10/10", 10, True)]
+    assert shown["text"].splitlines()[-1] == (f"die 6: special attack (8.54): strength doubled to 4, column 0, "
+                                              f"Ex 10/10, 10 Casualty Points; {JP2} eliminated")
+    answered = legal.preview(GAME, state, GAME.parse(order, "japanese", state))  # in turn: through the decider
+    assert answered["previewed"] and answered["legal"] and answered["by_roll"] == shown["by_roll"]
+    planning = legal.preview(GAME, state, GAME.parse(order, "american", state))  # the solitaire player's look
+    assert planning["previewed"] and planning["planning"]
+
+
+def test_ruling_r54_a_japanese_attack_out_of_position_has_no_preview_and_says_which_rule():
+    far = japanese_combat(**{JP2: "3135", US_A: "3138"})
+    with pytest.raises(IllegalOrder) as err:
+        _preview(far, f"jattack {JP2} on {US_A}", "japanese")
+    assert err.value.case == "Olympic 8.52" and "is in no position to attack it" in str(err.value)
+    weak = japanese_combat(**{"jp-146-5": "3135", US_A: "3235"})  # a 1 against a 4: -3
+    with pytest.raises(IllegalOrder) as err:
+        _preview(weak, f"jattack jp-146-5 on {US_A}", "japanese")
+    assert err.value.case == "Olympic 8.8 note 1" and "1 against 4 is below -2" in str(err.value)
+
+
+def test_ruling_r55_an_end_the_tokko_or_doctrine_step_does_not_take_is_refused_by_its_phase():
+    """The Tokko step's one order is `tokko` (14.4) and the Doctrine step's `doctrine` (B.1): an `end` in either was
+    refused by "the sequence of play" at large."""
+    tokko = given("tokko", 1, {US_A: "3437"})
+    assert "the Tokko strike is rolled now ('tokko')" in refused(tokko, "japanese", "end", "Olympic 14.4")
+    for turn in (1, 2):
+        doctrine = given("doctrine", turn, {US_A: "3235", JP4A: "3135"})
+        assert "rolls its tracks ('doctrine')" in refused(doctrine, "japanese", "end", "Olympic sequence B.1")
+
+
+def test_ruling_r55_a_placement_in_game_turn_1s_assaults_is_refused_by_14_4_as_in_the_tokko_step():
+    """R52: on Game-Turn 1 a placement once the invasion force is placed names 14.4; the Amphibious Assault step,
+    whose own `place` is the later invasion's, named R17."""
+    state = given("assault", 1, {US_A: "3437"})
+    assert "placed in the invasion zone hexes before the Tokko strike" in refused(
+        state, "american", f"place {US_B} at 3436", "Olympic 14.4")
+    assert "the one later invasion" in refused(given("assault", 3, {US_A: "3437"}, invasion_turn=2), "american",
+                                               f"place {US_B} at 3436", "Olympic ruling R17")
