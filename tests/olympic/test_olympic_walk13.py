@@ -5,13 +5,16 @@ R55, the orders the Tokko and Doctrine steps do not take, and a placement in Gam
 the case of their phase (R52). Previews and refusals change nothing stored, so no rules version."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
-from olympic_given import given, refused
-from test_olympic_combat import JP2, JP4A, US_A, US_B, japanese_combat
+from olympic_given import after, given, of, programmed, refused, when
+from test_olympic_combat import JP2, JP4A, JP4B, US_A, US_B, japanese_combat
 
 from app.rules import legal
 from app.rules.errors import IllegalOrder
-from app.rules.olympic import GAME, combat
+from app.rules.olympic import GAME, combat, played_under
+from app.rules.olympic.events import CombatResolved, UnitRetreated
 
 MIYAZAKI = "3236"  # a City: militia 3
 
@@ -89,3 +92,24 @@ def test_ruling_r55_a_placement_in_game_turn_1s_assaults_is_refused_by_14_4_as_i
         state, "american", f"place {US_B} at 3436", "Olympic 14.4")
     assert "the one later invasion" in refused(given("assault", 3, {US_A: "3437"}, invasion_turn=2), "american",
                                                f"place {US_B} at 3436", "Olympic ruling R17")
+
+
+def test_ruling_r56_american_attackers_retreat_a_stack_at_a_time_keeping_its_top_for_8_52():
+    """Two American 4s stacked in 3235 (25-35 on top) attack the two 4-4s in 3135 at 0, named top first; die 1: Ar
+    (8.9), two hexes from Clear (note 2). The stack retreats bottom first and arrives as it stood, 25-35 on top, so
+    the Japanese 4-4 that then stands next to it attacks 25-35 (8.52: equal strengths, the top unit first). Rules
+    version 10 retreated them in the order named, turning the stack over; a game created under it still does."""
+    state = given(units={JP4A: "3135", JP4B: "3135", US_A: "3235", US_B: "3235"}, beachheads=("3333",))
+    assert [u.id for u in state.stack("3235")] == [US_B, US_A]
+    events = when(state, "american", f"attack 3135 with {US_B} {US_A}", rolls=[1])
+    assert of(events, CombatResolved)[0].result == "Ar 5/2"
+    retreats = of(events, UnitRetreated)
+    assert [r.unit for r in retreats] == [US_A, US_B] and retreats[0].path == retreats[1].path
+    there = retreats[0].path[-1]
+    assert [u.id for u in after(state, events).stack(there)] == [US_B, US_A]
+    old = when(played_under(state, "10"), "american", f"attack 3135 with {US_B} {US_A}", rolls=[1])
+    assert [r.unit for r in of(old, UnitRetreated)] == [US_B, US_A]
+    assert [u.id for u in after(played_under(state, "10"), old).stack(there)] == [US_A, US_B]
+    final = after(state, events)  # the Japanese Forces Combat Phase, a 4-4 moved next to the stack in 3334
+    attack = replace(final, step="japanese-combat", units={**final.units, JP4A: replace(final.unit(JP4A), hex="3234")})
+    assert there == "3334" and programmed(attack) == f"jattack {JP4A} on {US_B}"

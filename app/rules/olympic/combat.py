@@ -136,7 +136,7 @@ def american_attack(d: Decision, target: str, unit_ids: list[str], advance: list
         for u in attackers:
             eliminate_american(d, u.id, f"{code} (Olympic 8.9)", supplied[u.id])
     elif "attacker-retreats" in result.markers and kind == "american":
-        for u in attackers:
+        for u in retreating(attackers) if state.since(11) else attackers:
             if not american_retreat(d, d.state.unit(u.id)):
                 blocked.append(u.id)
                 eliminate_american(d, u.id, "no retreat (Olympic 8.8 note 6)", supplied[u.id])
@@ -152,6 +152,17 @@ def american_attack(d: Decision, target: str, unit_ids: list[str], advance: list
     points(d, result.code, left, ids, blocked, supplied, "left")
     occupy(d, target, [uid for uid in (advance if kind == "american" else ids)], kind)
     release_contacts(d)
+
+
+def retreating(attackers: list[Unit]) -> list[Unit]:
+    """Ruling R56 (rules version 11): attacking units retreat (Ar) a hex's stack at a time, bottom first, so a
+    stack that ends its retreat in one hex keeps its top for 8.52, as the Japanese defenders' does (R42); the hexes
+    in the order the attack names them. Version 10 and before retreated them in the order named, so a stack named
+    top first arrived upside down."""
+    by_hex: dict[str, list[Unit]] = {}
+    for u in attackers:
+        by_hex.setdefault(u.hex, []).append(u)
+    return [u for stack in by_hex.values() for u in sorted(stack, key=lambda u: u.order)]
 
 
 def finish_exchange(d: Decision, context: dict, lost: list[str]) -> None:
