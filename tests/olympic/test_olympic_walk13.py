@@ -14,7 +14,7 @@ from test_olympic_combat import JP2, JP4A, JP4B, US_A, US_B, japanese_combat
 from app.rules import legal
 from app.rules.errors import IllegalOrder
 from app.rules.olympic import GAME, combat, played_under
-from app.rules.olympic.events import CombatResolved, UnitRetreated
+from app.rules.olympic.events import CasualtyPoints, CombatResolved, UnitEliminated, UnitRetreated
 
 MIYAZAKI = "3236"  # a City: militia 3
 
@@ -113,3 +113,20 @@ def test_ruling_r56_american_attackers_retreat_a_stack_at_a_time_keeping_its_top
     final = after(state, events)  # the Japanese Forces Combat Phase, a 4-4 moved next to the stack in 3334
     attack = replace(final, step="japanese-combat", units={**final.units, JP4A: replace(final.unit(JP4A), hex="3234")})
     assert there == "3334" and programmed(attack) == f"jattack {JP4A} on {US_B}"
+
+
+def test_ruling_r57_an_exchange_judges_the_attackers_supply_once_the_defenders_are_gone():
+    """The 25-27 in 3235 traces its supply only to the beachhead 3234, in the zone of control of the 2-4 it attacks in
+    3135: unsupplied while the 2-4 stands (ruling R16). 4 against 2 reads +2; die 6: Ex 10/10. The defenders are
+    eliminated first (8.9), so when the 25-27 is eliminated to pay for them its way to 3234 is open: it is supplied,
+    costs 10 (note 4) and returns on Game-Turn 5 (note 6). Rules version 10 judged its supply before the combat: 30
+    points, never to return; a game created under it still does."""
+    state = given(units={JP2: "3135", US_A: "3235"}, beachheads=("3234",))
+    assert not state.supplied(state.unit(US_A))
+    events = when(state, "american", f"attack 3135 with {US_A}", rolls=[6])
+    assert of(events, CombatResolved)[0].result == "Ex 10/10"
+    assert [(e.unit, e.returns_on) for e in of(events, UnitEliminated)] == [(JP2, None), (US_A, 5)]
+    assert [e.points for e in of(events, CasualtyPoints)] == [10]
+    old = when(played_under(state, "10"), "american", f"attack 3135 with {US_A}", rolls=[6])
+    assert [(e.unit, e.returns_on) for e in of(old, UnitEliminated)] == [(JP2, None), (US_A, None)]
+    assert [e.points for e in of(old, CasualtyPoints)] == [30]

@@ -141,6 +141,8 @@ def american_attack(d: Decision, target: str, unit_ids: list[str], advance: list
                 blocked.append(u.id)
                 eliminate_american(d, u.id, "no retreat (Olympic 8.8 note 6)", supplied[u.id])
     if result.exchange:
+        if state.since(11):  # ruling R57: the defenders are gone first, so supply is judged without them (8.9, R16)
+            supplied = {u.id: d.state.supplied(d.state.unit(u.id)) for u in attackers}
         required = sum(u.strength for u in defenders) + militia
         context = {"hex": target, "attack": kind, "required": required, "attackers": ids, "advance": list(advance),
                    "left": left, "supplied": supplied, "code": result.code}

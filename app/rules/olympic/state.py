@@ -25,7 +25,8 @@ RULES_VERSION = 11  # the version new games are played under; 2: issue 30 (R29);
 # next to it, by any hex of its path, a retreat in the Japanese Forces Combat Phase too (R43); 9: the Tokko's
 # Fukuoka/Imari note, once it applies to a strike, takes every group by hex identity (R44); 10: the list of legal
 # orders holds every landing, attack, advance, loss, move, placement and retreat hex (R49); 11: attacking units retreat
-# a hex's stack at a time, bottom first, keeping its top (R56); docs/rulings/olympic.md
+# a hex's stack at a time, bottom first, keeping its top (R56), an exchange judges the attackers' supply once the
+# defenders are gone (R57); docs/rulings/olympic.md
 
 
 def created_under(version: str | None) -> int:
