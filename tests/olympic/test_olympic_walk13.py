@@ -130,3 +130,11 @@ def test_ruling_r57_an_exchange_judges_the_attackers_supply_once_the_defenders_a
     old = when(played_under(state, "10"), "american", f"attack 3135 with {US_A}", rolls=[6])
     assert [(e.unit, e.returns_on) for e in of(old, UnitEliminated)] == [(JP2, None), (US_A, None)]
     assert [e.points for e in of(old, CasualtyPoints)] == [30]
+
+
+def test_8_52_of_two_japanese_units_in_the_lowest_numbered_hex_the_top_one_attacks_first():
+    """8.52 names the attacker by its hex; two Japanese 4-4s stacked in 3135 are both in position against the
+    American 4 in 3235: the top one attacks (ruling R1), whichever it is."""
+    for bottom, top in ((JP4A, JP4B), (JP4B, JP4A)):
+        state = given("japanese-combat", 2, {bottom: "3135", top: "3135", US_A: "3235"}, beachheads=("3235",))
+        assert programmed(state) == f"jattack {top} on {US_A}"
