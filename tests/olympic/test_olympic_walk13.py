@@ -2,7 +2,10 @@
 preview of every kind of attack says what the order would do: an exchange that waits for the player's losses costs
 note 4's points (it showed 0), and a Japanese attack has a preview whose 6 is a special attack (8.54, note 5); ruling
 R55, the orders the Tokko and Doctrine steps do not take, and a placement in Game-Turn 1's assaults, are refused by
-the case of their phase (R52). Previews and refusals change nothing stored, so no rules version."""
+the case of their phase (R52): previews and refusals change nothing stored, so no rules version. Rules version 11:
+American attackers retreat (Ar) a stack at a time, keeping its top for 8.52 (R56), and an exchange judges the
+attackers' supply once the defenders are gone (R57). And two worked cases held in play: OO-2's 100 and 300 points,
+8.52's attacker in a stack."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -10,13 +13,16 @@ from dataclasses import replace
 import pytest
 from olympic_given import after, given, of, programmed, refused, when
 from test_olympic_combat import JP2, JP4A, JP4B, US_A, US_B, japanese_combat
+from test_olympic_sequence import ARIAKE_A, ARIAKE_B, MIYAZAKI_A, division, tokko_position
 
+from app.events.core import DieRolled
 from app.rules import legal
 from app.rules.errors import IllegalOrder
 from app.rules.olympic import GAME, combat, played_under
-from app.rules.olympic.events import CasualtyPoints, CombatResolved, UnitEliminated, UnitRetreated
+from app.rules.olympic.events import CasualtyPoints, CombatResolved, TokkoLosses, UnitEliminated, UnitRetreated
 
 MIYAZAKI = "3236"  # a City: militia 3
+ARIAKE_C = "2846"  # the Ariake zone hex numbered next below 2945
 
 
 def _preview(state, order: str, side: str = "american") -> dict:
@@ -138,3 +144,24 @@ def test_8_52_of_two_japanese_units_in_the_lowest_numbered_hex_the_top_one_attac
     for bottom, top in ((JP4A, JP4B), (JP4B, JP4A)):
         state = given("japanese-combat", 2, {bottom: "3135", top: "3135", US_A: "3235"}, beachheads=("3235",))
         assert programmed(state) == f"jattack {top} on {US_A}"
+
+
+@pytest.mark.parametrize("rolls, points, hexes", [
+    ([4, 1, 3], 100, [ARIAKE_A]),                                # track 5: table #1; 100; Ariake
+    ([1, 1, 3], 300, [ARIAKE_A, ARIAKE_B, ARIAKE_C]),            # track 5: table #3; 300; Ariake
+])
+def test_14_4_a_100_or_300_point_strike_removes_three_or_nine_units_each_three_a_stack_from_one_hex_oo_2(
+        rolls, points, hexes):
+    """OO-2's 100 and 300 in play (its 200 is test_olympic_sequence's): three units for every 100 points, each three
+    one stack from a single invasion zone hex, the zone's highest-numbered hex first (3045, 2945, 2846), one zone
+    die for the strike while the zone rolled holds a full stack (ruling R8); Miyazaki's stack stays."""
+    stacks = {ARIAKE_A: division("25"), ARIAKE_B: division("33"), ARIAKE_C: division("41"),
+              MIYAZAKI_A: division("43")}
+    state = tokko_position(**stacks)
+    events = when(state, "japanese", "tokko", rolls=rolls)
+    assert [e.points for e in of(events, CasualtyPoints)] == [points]
+    assert [(e.zone, e.hex, len(e.units)) for e in of(events, TokkoLosses)] == [("ariake", h, 3) for h in hexes]
+    assert len(of(events, DieRolled)) == 3
+    final = after(state, events)
+    assert sum(final.unit(u).status == "removed" for us in stacks.values() for u in us) == 3 * points // 100
+    assert {final.unit(u).status for u in division("43")} == {"map"} and final.casualty_points == points
