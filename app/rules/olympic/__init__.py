@@ -12,23 +12,24 @@ from app.rules.olympic.state import RULES_VERSION, SIDES, State
 
 
 def played_under(state: State, version: str) -> State:
-    """Rulings R29, R33-R36 and R39-R43: a game is decided by the rules version it was created under, so its
-    stored orders still verify. Version 1 (or a game from before versions were recorded): a Tokko zone die for
-    every group, and a position's units from the pool at the bottom of their stacks in units.toml order; version
-    2: a unit due back (note 6) may be placed from the start of its return turn; version 3: Game-Turn 4's
-    Doctrine Phase rolls no track 1 or 2 and releases every unit itself; version 4: control changes only in the
-    last hex of a move or retreat; version 5: a unit alone in a secondary destination moves on to another
-    (R36), and a retreat takes its preferred hex even into a dead end (R39); version 6: an exchange may take
-    units the payment does not need (R40), the Fukuoka/Imari Tokko note took full stacks first (R41),
-    and a hex named for its units listed them top first, as a retreating stack went (R42); version 7: a unit
-    was released by any American unit next to it once an order's American moves were done, not by the hexes an
-    American unit passed, nor by an American retreat in the Japanese Forces Combat Phase (R43); version 8: the
-    Fukuoka/Imari Tokko note was looked for again for each group, so zone dice followed once the units off Fukuoka
-    and Imari were gone (R44); version 9: the list of legal orders named only the few candidates each kind
-    of order tries (R49)."""
+    """Rulings R29, R33-R36, R39-R44, R49, R56 and R57: a game is decided by the rules version it was created under,
+    so its stored orders still verify. Version 1 (or a game from before versions were recorded): a Tokko zone die
+    for every group, and a position's units from the pool at the bottom of their stacks in units.toml order; version
+    2: a unit due back (note 6) may be placed from the start of its return turn; version 3: Game-Turn 4's Doctrine
+    Phase rolls no track 1 or 2 and releases every unit itself; version 4: control changes only in the last hex of a
+    move or retreat; version 5: a unit alone in a secondary destination moves on to another (R36), and a retreat
+    takes its preferred hex even into a dead end (R39); version 6: an exchange may take units the payment does not
+    need (R40), the Fukuoka/Imari Tokko note took full stacks first (R41), and a hex named for its units listed them
+    top first, as a retreating stack went (R42); version 7: a unit was released by any American unit next to it once
+    an order's American moves were done, not by the hexes an American unit passed, nor by an American retreat in the
+    Japanese Forces Combat Phase (R43); version 8: the Fukuoka/Imari Tokko note was looked for again for each group,
+    so zone dice followed once the units off Fukuoka and Imari were gone (R44); version 9: the list of legal orders
+    named only the few candidates each kind of order tries (R49); version 10: attacking units retreated (Ar) in the
+    order the attack named them (R56), and an exchange judged the attackers' supply before the defenders were
+    eliminated (R57)."""
     if version and int(version) >= RULES_VERSION:
         return state
-    if version and int(version) in (2, 3, 4, 5, 6, 7, 8, 9):
+    if version and int(version) in (2, 3, 4, 5, 6, 7, 8, 9, 10):
         return replace(state, rules_version=int(version))
     first = {uid: replace(u, order=0) for uid, u in state.units.items()
              if u.status == "map" and state.data.unit(uid).setup is None}
@@ -45,7 +46,9 @@ GAME = Game(
     # together keeps its order (R42); 8: a unit is released when an American unit moves next to it, by any hex of
     # its path, across an all-sea hexside too (R43); 9: the Fukuoka/Imari Tokko note, once it applies, takes every
     # group of the strike by hex identity (R44); 10: the list holds every landing, attack with each set of attackers and
-    # advance, exchange loss, move, placement and retreat hex (R49); older games are decided as played
+    # advance, exchange loss, move, placement and retreat hex (R49); 11: attacking units retreat a stack at a time,
+    # bottom first (R56), an exchange judges the attackers' supply once the defenders are gone (R57); older games are
+    # decided as played
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"solitaire": "The invasion of Kyushu, 1 November 1945: ten weeks, the Japanese played by doctrine"},

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from itertools import combinations
 
 from app.rules.engine.decision import Decision
 from app.rules.kernel.hexgrid import Hex
@@ -135,11 +136,13 @@ def american_attack(d: Decision, target: str, unit_ids: list[str], advance: list
         for u in attackers:
             eliminate_american(d, u.id, f"{code} (Olympic 8.9)", supplied[u.id])
     elif "attacker-retreats" in result.markers and kind == "american":
-        for u in attackers:
+        for u in retreating(attackers) if state.since(11) else attackers:
             if not american_retreat(d, d.state.unit(u.id)):
                 blocked.append(u.id)
                 eliminate_american(d, u.id, "no retreat (Olympic 8.8 note 6)", supplied[u.id])
     if result.exchange:
+        if state.since(11):  # ruling R57: the defenders are gone first, so supply is judged without them (8.9, R16)
+            supplied = {u.id: d.state.supplied(d.state.unit(u.id)) for u in attackers}
         required = sum(u.strength for u in defenders) + militia
         context = {"hex": target, "attack": kind, "required": required, "attackers": ids, "advance": list(advance),
                    "left": left, "supplied": supplied, "code": result.code}
@@ -151,6 +154,17 @@ def american_attack(d: Decision, target: str, unit_ids: list[str], advance: list
     points(d, result.code, left, ids, blocked, supplied, "left")
     occupy(d, target, [uid for uid in (advance if kind == "american" else ids)], kind)
     release_contacts(d)
+
+
+def retreating(attackers: list[Unit]) -> list[Unit]:
+    """Ruling R56 (rules version 11): attacking units retreat (Ar) a hex's stack at a time, bottom first, so a
+    stack that ends its retreat in one hex keeps its top for 8.52, as the Japanese defenders' does (R42); the hexes
+    in the order the attack names them. Version 10 and before retreated them in the order named, so a stack named
+    top first arrived upside down."""
+    by_hex: dict[str, list[Unit]] = {}
+    for u in attackers:
+        by_hex.setdefault(u.hex, []).append(u)
+    return [u for stack in by_hex.values() for u in sorted(stack, key=lambda u: u.order)]
 
 
 def finish_exchange(d: Decision, context: dict, lost: list[str]) -> None:
@@ -165,6 +179,32 @@ def finish_exchange(d: Decision, context: dict, lost: list[str]) -> None:
     movers = context["advance"] if context["attack"] == "american" else list(context["attackers"])
     occupy(d, context["hex"], [uid for uid in movers if uid in survivors], context["attack"])
     release_contacts(d)
+
+
+def loss_sets(strengths: dict[str, int], required: int, limit: int = 4096):
+    """8.9 Ex (ruling R40): each set of the attackers whose printed strengths reach the loss owed, no unit of it
+    spare, smallest sets first (at most `limit` sets tried)."""
+    tried = 0
+    for k in range(1, len(strengths) + 1):
+        for combo in combinations(strengths, k):
+            tried += 1
+            if tried > limit:
+                return
+            paid = sum(strengths[u] for u in combo)
+            if paid >= required and all(paid - strengths[u] < required for u in combo):
+                yield combo
+
+
+def exchange_points(state: State, context: dict) -> tuple[int, int]:
+    """The fewest and the most American Casualty Points an exchange waiting for its losses can cost (8.8 notes 4
+    and 6, ruling R27): the left number for each attacker, 30 in place of it for each unsupplied unit eliminated,
+    over the sets of losses the player may choose (R40)."""
+    left, supplied = context["left"], context["supplied"]
+    unsupplied = state.data.crt_raw["casualty_points"]["unsupplied_eliminated"]
+    strengths = {uid: state.unit(uid).strength for uid in context["attackers"]}
+    totals = [sum(unsupplied if uid in lost and not supplied[uid] else left for uid in strengths)
+              for lost in loss_sets(strengths, context["required"])] or [left * len(strengths)]
+    return min(totals), max(totals)
 
 
 def occupy(d: Decision, target: str, unit_ids: list[str], kind: str) -> None:

@@ -110,6 +110,12 @@ def outside_its_phase(state: State, step: str, action: str) -> tuple[str, str] |
                                         "R18), or at sea in the American Amphibious Assault Phase (ruling R17)")
     if action == "lose":
         return "Olympic 8.9", "no exchange waits for its losses: they are chosen when an attack's result is Ex"
+    if action == "end" and step == "tokko":  # ruling R55: the step's one order, not an end, comes next
+        return "Olympic 14.4", ("the Tokko strike is rolled now ('tokko'): the table doctrine track 5 names, its "
+                                "points and the zones struck, before the amphibious assaults")
+    if action == "end" and step == "doctrine":
+        return "Olympic sequence B.1", ("the Japanese Doctrine Phase rolls its tracks ('doctrine') before the "
+                                        "Japanese Forces Movement Phase")
     if action == "retreat":
         return "Olympic ruling R24", ("the standing retreat order is given in the American Forces Movement, Combat "
                                       "or Reinforcement Phase")
@@ -300,7 +306,10 @@ class Assault(American):
            _invasion_candidates, forbidden=(("place UNIT [UNIT ...] at HEX HEX [HEX ...]", R17, ONE_ZONE_HEX),))
     def place(self, d: Decision, units: list[str], hex: str) -> None:
         state: State = d.state
-        if state.turn == 1 or state.invasion_turn not in (None, state.turn):
+        if state.turn == 1:  # ruling R55 (R52): the first invasion is placed before the Tokko strike
+            d.refuse(C14_4, "the invasion force was placed in the invasion zone hexes before the Tokko strike; the "
+                            "one later invasion comes on a later Game-Turn (ruling R17)")
+        if state.invasion_turn not in (None, state.turn):
             d.refuse(R17, "the one later invasion is made on one Game-Turn after the first")
         _place_at_sea(d, units, hex, R17)
         if state.invasion_turn is None:
@@ -805,16 +814,8 @@ def _every_attack(state: State, kind: str):
 def _every_loss(state: State):
     """8.9 Ex (R40): every set of the attackers whose printed strengths reach the loss owed, no unit of it spare."""
     p = state.pending[0]
-    strength = {uid: state.unit(uid).strength for uid in p["attackers"]}
-    tried = 0
-    for k in range(1, len(strength) + 1):
-        for combo in combinations(p["attackers"], k):
-            tried += 1
-            if tried > 4096:
-                return
-            paid = sum(strength[u] for u in combo)
-            if paid >= p["required"] and all(paid - strength[u] < p["required"] for u in combo):
-                yield Candidate("lose", combo, text=f"lose {' '.join(combo)}")
+    for combo in combat.loss_sets({uid: state.unit(uid).strength for uid in p["attackers"]}, p["required"]):
+        yield Candidate("lose", combo, text=f"lose {' '.join(combo)}")
 
 
 def _every_move(state: State):

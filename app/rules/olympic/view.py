@@ -7,10 +7,11 @@ from fractions import Fraction
 from app.events.core import DieRolled
 from app.rules.base import Command, Previews
 from app.rules.engine.decision import Decision, FixedDice
+from app.rules.errors import IllegalOrder
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.mapfile import GameMap
 from app.rules.olympic import combat, victory
-from app.rules.olympic.events import CasualtyPoints, CombatResolved
+from app.rules.olympic.events import CasualtyPoints, CombatResolved, DecisionRequired
 from app.rules.olympic.state import State
 
 # How good each result is for the attacker, for the replay's luck analysis.
@@ -106,13 +107,16 @@ def _attacker_losses(event: CombatResolved, state: State, code: str) -> str | in
 
 
 # the orders `preview` draws (the rest have none: app/rules/legal.py)
-PREVIEWS = Previews(("attack", "assault"), "Olympic 8.8")
+PREVIEWS = Previews(("attack", "assault", "jattack"), "Olympic 8.8")
 
 
 def preview(state: State, command: Command) -> dict:
     """An American attack or assault: differential, column and result for each die (the militia die showing the
-    same face), by the same function the order runs."""
+    same face), by the same function the order runs; a Japanese attack the same way, its 6 a special attack (8.54)."""
     PREVIEWS.check(command)
+    if command.action == "jattack":
+        key = ("preview", command.action, command.args["unit"], command.args["target"])
+        return dict(state.memo(key, lambda: _preview_japanese(state, command)))
     key = ("preview", command.action, command.side, tuple(command.args["hexes"]), tuple(command.args["units"]))
     return dict(state.memo(key, lambda: _preview(state, command)))  # an advance named changes no die's result
 
@@ -134,12 +138,65 @@ def _preview(state: State, command: Command) -> dict:
         rolls[value] = {"result": resolved.result if resolved else "called off",
                         "column": resolved.column if resolved else None, "casualty_points": points,
                         "events": [e.describe() for e in d.events if not isinstance(e, DieRolled)]}
+        waiting = next((e.data for e in d.events if isinstance(e, DecisionRequired)), None)
+        if waiting is not None:
+            rolls[value].update(_exchange_owed(d.state, waiting))
     militia = state.militia_intact(target)
     terrain = state.data.map.terrain_of(Hex.parse(target))
     lines = [f"{command.action} on {target} ({terrain}{f', militia {militia}' if militia else ''}), Olympic 8.8"]
     if militia:
         lines.append("the militia die (14.3 track 4) is shown with the same face as the combat die")
-    lines += [f"die {die}: " + (f"column {r['column']}, {r['result']}, {r['casualty_points']} Casualty Points"
+    lines += [f"die {die}: " + (f"column {r['column']}, {r['result']}, {_points(r)}{r.get('owed', '')}"
                                 if r["column"] is not None else r["result"]) for die, r in rolls.items()]
     return {"hex": target, "case": "Olympic 8.8", "by_roll": rolls, "militia": militia, "terrain": terrain,
+            "text": "\n".join(lines)}
+
+
+def _exchange_owed(state: State, context: dict) -> dict:
+    """Ruling R54: an exchange that waits for the player's losses (8.9, R25) still costs note 4's left number for
+    each attacker (30 in place of it for each unsupplied unit lost, note 6), whichever units the player chooses."""
+    fewest, most = combat.exchange_points(state, context)
+    owed = f"; you eliminate attackers worth at least {context['required']} strength points (Olympic 8.9)"
+    return {"casualty_points": fewest, "casualty_points_most": most, "owed": owed}
+
+
+def _points(r: dict) -> str:
+    most = r.get("casualty_points_most", r["casualty_points"])
+    span = f"{r['casualty_points']}" if most == r["casualty_points"] else f"{r['casualty_points']} to {most}"
+    return f"{span} Casualty Points"
+
+
+def _preview_japanese(state: State, command: Command) -> dict:
+    """Ruling R54: a Japanese attack (8.51-8.54), one unit on one American unit next to it across a land hexside at
+    -2 or better, by the function the programmed attack runs: each face of the die, the 6 a special attack (8.54,
+    note 5: the strength doubled, the column found again, the attacker eliminated whatever the result), the
+    Casualty Points note 4's right-hand number (note 6 in place of it)."""
+    data = state.data
+    attacker, target = state.unit(command.args["unit"]), state.unit(command.args["target"])
+    if attacker is None or attacker.side != "japanese" or attacker.status != "map":
+        raise IllegalOrder("Olympic 8.52", f"{command.args['unit']} is no Japanese unit in play")
+    if target is None or target.side != "american" or target.status != "map":
+        raise IllegalOrder("Olympic 8.52", f"{command.args['target']} is no American unit in play")
+    if target.hex not in data.land_links.get(attacker.hex, ()):
+        raise IllegalOrder("Olympic 8.52", f"{attacker.id} in {attacker.hex} is not next to {target.id} in "
+                                           f"{target.hex} across a land hexside: it is in no position to attack it")
+    if attacker.strength - target.strength < data.crt_raw["table"]["minimum"]:
+        raise IllegalOrder("Olympic 8.8 note 1", f"{attacker.strength} against {target.strength} is below "
+                                                 f"{data.crt_raw['table']['minimum']:+d}")
+    rolls = {}
+    for value in range(1, 7):
+        d = Decision(state, "japanese", FixedDice(value), lambda s, e: e.apply(s))
+        combat.japanese_attack(d, attacker.id, target.id, {})
+        [resolved] = [e for e in d.events if isinstance(e, CombatResolved)]
+        rolls[value] = {"result": resolved.result, "column": resolved.column, "special": resolved.special,
+                        "attack": resolved.attack,
+                        "casualty_points": sum(e.points for e in d.events if isinstance(e, CasualtyPoints)),
+                        "events": [e.describe() for e in d.events if not isinstance(e, DieRolled)]}
+    terrain = data.map.terrain_of(Hex.parse(target.hex))
+    lines = [f"Japanese attack by {attacker.id} ({attacker.strength}) on {target.id} ({target.strength}) in "
+             f"{target.hex} ({terrain}), Olympic 8.52"]
+    lines += [f"die {die}: " + (f"special attack (8.54): strength doubled to {r['attack']}, " if r["special"] else "")
+              + f"column {r['column']}, {r['result']}, {r['casualty_points']} Casualty Points"
+              + (f"; {attacker.id} eliminated" if r["special"] else "") for die, r in rolls.items()]
+    return {"hex": target.hex, "case": "Olympic 8.52", "by_roll": rolls, "militia": 0, "terrain": terrain,
             "text": "\n".join(lines)}
