@@ -1,13 +1,16 @@
-"""SNC rules version 14 (session part 17; docs/rulings/snc-engine.md E26): what lies on the table beside the map is
-in each side's view, as it was in the prompts and refusals alone: the fire support markers each side holds (2.2.2,
-8.5, 11.1), the Japanese replacement steps left (8.3), the interdiction's die while the Chinese choose (11.2), and
-the victory conditions with where each stands (4.1-4.3). The view seeds the automated seats, so a game created under
-version 13 or before is shown as it was (tests/rules/test_pinned_decisions.py keeps its decisions as `snc@13`)."""
+"""SNC rules version 14 (session part 17; docs/rulings/snc-engine.md E26-E28). E26: what lies on the table beside the
+map is in each side's view, as it was in the prompts and refusals alone: the fire support markers each side holds
+(2.2.2, 8.5, 11.1), the Japanese replacement steps left (8.3), the interdiction's die while the Chinese choose (11.2),
+and the victory conditions with where each stands (4.1-4.3). The view seeds the automated seats, so a game created
+under version 13 or before is shown as it was (tests/rules/test_pinned_decisions.py keeps its decisions as `snc@13`).
+E27: a reinforcement's move goes round the hexes 8.2 a) bars. E28: a destination no unit may enter names its case."""
 from dataclasses import replace
 
-from snc_given import RULES, position, then
+from snc_given import RULES, ev, of, position, then, when
 
+from app.rules import legal
 from app.rules.snc.view import view
+from tests.fuzzing import refusal
 
 RING = {"cn-d57": "3612", "jp-snlf-1": "3512"}
 
@@ -79,3 +82,40 @@ def test_4_1_4_2_4_3_e26_the_view_reads_each_victory_condition_and_where_it_stan
     rows = {(r["case"], r["when"]): r["now"] for r in view(s, "japanese")["victory"]}
     assert rows[("SNC 4.3", "each Victory Check")].startswith("the Japanese hold 5 of 7")
     assert rows[("SNC 4.1", "from GT 8")] == "no Chinese unit is in or next to 3512"
+
+
+def reinforcement_at_suzhou(version: str | None = None):
+    """GT 4, the Chinese Reinforcement Phase: the 9th Division placed at Suzhou 2410, a Japanese regiment at 2608
+    (2709 is next to it across the all-lake hexside, so in no zone of control, 7.1; 2809 is not next to it)."""
+    s = replace(position({**RING, "jp-d3-r6": "2608"}, turn=4, side="chinese", phase="reinf", plan=("move", "move"),
+                         pool=("cn-d9",)), interdicted=4)
+    s = RULES.played_under(s, version) if version else s
+    return then(s, "chinese", "place d9 at 2410")
+
+
+def test_8_2_e27_a_reinforcements_move_goes_round_a_hex_next_to_a_japanese_unit_on_a_path_as_cheap():
+    s = reinforcement_at_suzhou()
+    moved = of(when(s, "chinese", "move d9 to 2808"), ev.UnitsMoved)[0]
+    assert moved.path == ["2410", "2510", "2610", "2710", "2809", "2808"] and moved.mp == 5
+    assert "move cn-d9 to 2808" in [o["order"] for o in legal.naming(RULES, s, "chinese", "cn-d9")]
+    assert refusal(RULES, s, "chinese", "move d9 to 2808 via 2510 2610 2710 2709") == (
+        "SNC 8.2: reinforcements placed in their listed hex may not move adjacent to a Japanese unit (2709)")
+    assert refusal(RULES, s, "chinese", "move d9 to 2609") == (
+        "SNC 8.2: reinforcements placed in their listed hex may not move adjacent to a Japanese unit (2609)")
+    old = reinforcement_at_suzhou("13")  # the cheapest path passed 2709, and the move was refused
+    assert refusal(RULES, old, "chinese", "move d9 to 2808") == (
+        "SNC 8.2: reinforcements placed in their listed hex may not move adjacent to a Japanese unit (2709)")
+    assert "move cn-d9 to 2808" not in [o["order"] for o in legal.naming(RULES, old, "chinese", "cn-d9")]
+
+
+def test_9_0_1_3_e28_a_destination_no_unit_may_enter_is_refused_by_the_case_that_bars_it_not_as_too_far():
+    s = position({**RING, "jp-d3-r6": "3409", "cn-d7": "2510"}, turn=4, plan=("move", "move"))
+    assert refusal(RULES, s, "japanese", "move d3-r6 to 3513") == "SNC 1.3: 3513 is neutral and may not be entered"
+    assert refusal(RULES, s, "japanese", "move d3-r6 to 2510") == "SNC 9.0: 2510 is occupied by enemy units"
+    assert refusal(RULES, s, "japanese", "move d3-r6 to 3206") == "SNC 9.4: yangtze hexes are prohibited (3206)"
+    assert refusal(RULES, s, "japanese", "move d3-r6 to 3409") == (
+        "SNC 9.0: the stack is already in 3409: units move from hex to adjacent hex")
+    assert refusal(RULES, s, "japanese", "move d3-r6 to 0101") == (
+        "SNC 9.0: no legal path from 3409 to 0101 with 8 MP; name the path with 'via' to see which step is refused")
+    assert refusal(RULES, RULES.played_under(s, "13"), "japanese", "move d3-r6 to 3513") == (
+        "SNC 9.0: no legal path from 3409 to 3513 with 8 MP; name the path with 'via' to see which step is refused")
