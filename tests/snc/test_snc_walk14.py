@@ -1,9 +1,10 @@
-"""SNC rules version 14 (session part 17; docs/rulings/snc-engine.md E26-E28). E26: what lies on the table beside the
+"""SNC rules version 14 (session part 17; docs/rulings/snc-engine.md E26-E29). E26: what lies on the table beside the
 map is in each side's view, as it was in the prompts and refusals alone: the fire support markers each side holds
 (2.2.2, 8.5, 11.1), the Japanese replacement steps left (8.3), the interdiction's die while the Chinese choose (11.2),
 and the victory conditions with where each stands (4.1-4.3). The view seeds the automated seats, so a game created
 under version 13 or before is shown as it was (tests/rules/test_pinned_decisions.py keeps its decisions as `snc@13`).
-E27: a reinforcement's move goes round the hexes 8.2 a) bars. E28: a destination no unit may enter names its case."""
+E27: a reinforcement's move goes round the hexes 8.2 a) bars. E28: a destination no unit may enter names its case.
+E29: ending the Chinese Reinforcement Phase before the interdiction is refused by 11.2."""
 from dataclasses import replace
 
 from snc_given import RULES, ev, of, position, then, when
@@ -119,3 +120,16 @@ def test_9_0_1_3_e28_a_destination_no_unit_may_enter_is_refused_by_the_case_that
         "SNC 9.0: no legal path from 3409 to 0101 with 8 MP; name the path with 'via' to see which step is refused")
     assert refusal(RULES, RULES.played_under(s, "13"), "japanese", "move d3-r6 to 3513") == (
         "SNC 9.0: no legal path from 3409 to 3513 with 8 MP; name the path with 'via' to see which step is refused")
+
+
+def test_11_2_e29_ending_the_chinese_reinforcement_phase_before_the_interdiction_is_refused_by_11_2():
+    s = position(RING, turn=4, side="chinese", phase="reinf", plan=("move", "move"), pool=("cn-d9",))
+    assert refusal(RULES, s, "chinese", "end") == (
+        "SNC 11.2: the Japanese air interdiction of this GT's reinforcements is rolled in this phase, before it ends: "
+        "`proceed` (or `air`, the Chinese air force first, 11.3)")
+    assert refusal(RULES, replace(s, chinese_air=False), "chinese", "end") == (
+        "SNC 11.2: the Japanese air interdiction of this GT's reinforcements is rolled in this phase, before it ends: "
+        "`proceed`")
+    assert refusal(RULES, RULES.played_under(s, "13"), "chinese", "end") == (
+        "SNC 5.1: 'end' is not allowed now (GT 4, chinese Reinforcement Phase: Japanese air interdiction); allowed: "
+        "air, proceed")
