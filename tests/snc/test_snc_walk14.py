@@ -7,7 +7,7 @@ E27: a reinforcement's move goes round the hexes 8.2 a) bars. E28: a destination
 E29: ending the Chinese Reinforcement Phase before the interdiction is refused by 11.2."""
 from dataclasses import replace
 
-from snc_given import RULES, ev, of, position, then, when
+from snc_given import RULES, ev, fold, of, position, then, when
 
 from app.rules import legal
 from app.rules.snc.view import view
@@ -133,3 +133,30 @@ def test_11_2_e29_ending_the_chinese_reinforcement_phase_before_the_interdiction
     assert refusal(RULES, RULES.played_under(s, "13"), "chinese", "end") == (
         "SNC 5.1: 'end' is not allowed now (GT 4, chinese Reinforcement Phase: Japanese air interdiction); allowed: "
         "air, proceed")
+
+
+def test_9_6_example_the_3rd_along_the_road_to_2706_and_one_replacement_step_make_23_into_24_a_4_to_1_on_chang_sho():
+    """SNC 9.6's example carried on through the engine (the overrun itself: test_snc_combat.py): the 3rd Division (one
+    regiment reduced, ruling R20) moves along the road to 2706; 23 against the three divisions' 6 in Chang Sho would
+    be 3:1; one replacement step for the 11th makes it 24, 4:1, and with air and artillery against the town in marsh's
+    2L (ruling R1) the final column is 4:1, where half the rolls clear the hex (ruling R18)."""
+    d11 = ["jp-d11-r12", "jp-d11-r22", "jp-d11-r43", "jp-d11-r44"]
+    d3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
+    s = position({**dict.fromkeys(d11, "2806"), **dict.fromkeys(d3, "3009"), "cn-d7": "2707", "cn-d58": "2606",
+                  "cn-d61": "2606", "cn-d62": "2606"}, turn=7, plan=("move", "fight"),
+                 steps={"jp-d11-r43": 1, "jp-d11-r44": 1, "jp-d3-r6": 1})
+    s = fold(s, ev.UnitsMoved(d11, ["2806"], 5.0))  # it rumbled into 2806 with 3 MP left
+    s = then(s, "japanese", "overrun 2707 with 2806 support artillery", rolls=[3])
+    s = then(s, "japanese", "lose d11-r12")
+    moved = of(when(s, "japanese", "move 3009 to 2706"), ev.UnitsMoved)[0]
+    assert moved.path == ["3009", "2909", "2908", "2807", "2806", "2706"] and moved.mp == 2.5  # 9.5.1: the road
+    s = then(then(s, "japanese", "move 3009 to 2706"), "japanese", "end")
+    strength = sum(s.units[u].cf for u in d11 + d3)
+    assert (s.phase, strength, sum(s.units[u].cf for u in ("cn-d58", "cn-d61", "cn-d62"))) == ("reinf", 23, 6)
+    s = then(s, "japanese", "replace d11-r12")
+    s = then(s, "japanese", "end")
+    s = then(s, "japanese", "attack 2606 with 2707 2706 support air artillery")
+    r = of(when(s, "chinese", "pass", rolls=[3]), ev.CombatResolved)[0]
+    assert (r.attack, r.defence, r.odds, r.column) == (24, 6, "4:1", "4:1")
+    crt = s.data.crt
+    assert sum(crt.cell("4:1", die).defender.losses >= 3 for die in range(1, 7)) == 3
