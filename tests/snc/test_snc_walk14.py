@@ -4,7 +4,8 @@ map is in each side's view, as it was in the prompts and refusals alone: the fir
 and the victory conditions with where each stands (4.1-4.3). The view seeds the automated seats, so a game created
 under version 13 or before is shown as it was (tests/rules/test_pinned_decisions.py keeps its decisions as `snc@13`).
 E27: a reinforcement's move goes round the hexes 8.2 a) bars. E28: a destination no unit may enter names its case.
-E29: ending the Chinese Reinforcement Phase before the interdiction is refused by 11.2."""
+E29: ending the Chinese Reinforcement Phase before the interdiction is refused by 11.2. R39 (docs/rulings/snc.md): an
+eliminated Japanese garrison is placed again (9.1)."""
 from dataclasses import replace
 
 from snc_given import RULES, ev, fold, of, position, then, when
@@ -160,3 +161,21 @@ def test_9_6_example_the_3rd_along_the_road_to_2706_and_one_replacement_step_mak
     assert (r.attack, r.defence, r.odds, r.column) == (24, 6, "4:1", "4:1")
     crt = s.data.crt
     assert sum(crt.cell("4:1", die).defender.losses >= 3 for die in range(1, 7)) == 3
+
+
+def garrison_a_lost(version: str | None = None):
+    """GT 6: the Japanese garrisons B-E hold the four cities taken, Shanghai's its own, and Garrison A was eliminated
+    at 3611, which is still Japanese-controlled (3.2) and empty; a regiment next to it at 3610."""
+    garrisons = {"jp-gar-shanghai": "3512", "jp-gar-b": "0202", "jp-gar-c": "1102", "jp-gar-d": "1824",
+                 "jp-gar-e": "2410"}
+    s = position({**RING, **garrisons, "jp-d3-r6": "3610", "cn-d7": "3411"}, turn=6, plan=("move", "move"),
+                 control=("3512", "3611", "0202", "1102", "1824", "2410"))
+    s = replace(s, units={**s.units, "jp-gar-a": replace(s.units["jp-gar-a"], status="dead", hex=None, steps=0)})
+    return RULES.played_under(s, version) if version else s
+
+
+def test_9_1_r39_a_city_reoccupied_when_every_garrison_never_used_is_on_the_map_takes_back_an_eliminated_one():
+    s = then(garrison_a_lost(), "japanese", "move d3-r6 to 3611")
+    assert [(u.id, u.steps) for u in s.at("3611") if u.static] == [("jp-gar-a", 1)]
+    old = then(garrison_a_lost("13"), "japanese", "move d3-r6 to 3611")
+    assert [u.id for u in old.at("3611")] == ["jp-d3-r6"]  # before: no garrison left to place
