@@ -1,11 +1,11 @@
-"""SNC rules version 14 (session part 17; docs/rulings/snc-engine.md E26-E29). E26: what lies on the table beside the
+"""SNC rules version 14 (session part 17; docs/rulings/snc-engine.md E26-E30). E26: what lies on the table beside the
 map is in each side's view, as it was in the prompts and refusals alone: the fire support markers each side holds
 (2.2.2, 8.5, 11.1), the Japanese replacement steps left (8.3), the interdiction's die while the Chinese choose (11.2),
 and the victory conditions with where each stands (4.1-4.3). The view seeds the automated seats, so a game created
 under version 13 or before is shown as it was (tests/rules/test_pinned_decisions.py keeps its decisions as `snc@13`).
 E27: a reinforcement's move goes round the hexes 8.2 a) bars. E28: a destination no unit may enter names its case.
-E29: ending the Chinese Reinforcement Phase before the interdiction is refused by 11.2. R39 (docs/rulings/snc.md): an
-eliminated Japanese garrison is placed again (9.1)."""
+E29: ending the Chinese Reinforcement Phase before the interdiction is refused by 11.2. E30: a unit not due yet is
+refused by 8.0, 8.1 or 9.1. R39 (docs/rulings/snc.md): an eliminated Japanese garrison is placed again (9.1)."""
 from dataclasses import replace
 
 from snc_given import RULES, ev, fold, of, position, then, when
@@ -179,3 +179,19 @@ def test_9_1_r39_a_city_reoccupied_when_every_garrison_never_used_is_on_the_map_
     assert [(u.id, u.steps) for u in s.at("3611") if u.static] == [("jp-gar-a", 1)]
     old = then(garrison_a_lost("13"), "japanese", "move d3-r6 to 3611")
     assert [u.id for u in old.at("3611")] == ["jp-d3-r6"]  # before: no garrison left to place
+
+
+def test_8_0_8_1_9_1_e30_a_unit_not_due_yet_is_refused_by_the_case_that_says_when_it_comes():
+    s = position(RING, turn=1, side="chinese", phase="reinf", pool=("cn-d7",))
+    assert refusal(RULES, s, "chinese", "place d7 at 2410") == (
+        "SNC 8.0: cn-d7 arrives on GT 2 (13.0): no reinforcement arrives earlier than its GT")
+    assert refusal(RULES, RULES.played_under(s, "13"), "chinese", "place d7 at 2410") == (
+        "SNC 8.2: cn-d7 is not a reinforcement available this GT")
+    elite = replace(s, units={**s.units, "cn-d87": replace(s.units["cn-d87"], status="returning", return_turn=4)})
+    assert refusal(RULES, elite, "chinese", "place d87 at 0202") == (
+        "SNC 8.1: cn-d87 returns on GT 4, the box of the Turn Record Track its die put it in")
+    j = replace(position(RING, turn=3, phase="reinf", pool=("jp-d9-r7", "jp-gar-b")), replacements=0)
+    assert refusal(RULES, j, "japanese", "land d9-r7 at 3408") == (
+        "SNC 8.0: jp-d9-r7 arrives on GT 4 (13.0): no reinforcement arrives earlier than its GT")
+    assert refusal(RULES, j, "japanese", "land jp-gar-b at 3408") == (
+        "SNC 9.1: jp-gar-b is a Japanese garrison: it is placed in a city hex the Japanese occupy, never landed")
