@@ -68,8 +68,8 @@ def view(state: State, side: str | None) -> dict:
         "pending": [_pending(state, p) for p in state.pending],
     }
     if state.since(14):  # rules version 14 (ruling E26): what lies on the table beside the map
-        out["fire_support"] = fire_support(state)
-        out["victory"] = victory.standing(state)
+        out["fire_support"] = [dict(m) for m in state.memo(("fire support",), lambda: fire_support(state))]
+        out["victory"] = [dict(r) for r in state.memo(("standing",), lambda: victory.standing(state))]
         if side in (None, "japanese"):
             out["replacement_steps_left"] = state.replacements
     if side is None:
@@ -98,17 +98,17 @@ def fire_support(state: State) -> list[dict]:
     set aside after use this Operations Phase (11.1; the Japanese Reinforcement Phase carries on the First
     Operations Phase's, 8.5), and in hand."""
     out = []
-    for side in SIDES:
-        kinds = {m["kind"] for m in state.data.markers if m["side"] == side}
-        for kind in (k for k in MARKER_KINDS if k in kinds):
-            received = state.markers_received(side, kind)
-            in_hand = max(state.markers_available(side, kind), 0)
-            out.append({"side": side, "kind": kind, "received": received, "used": received - in_hand,
-                        "in_hand": in_hand})
+    for side, kind in _marker_kinds(state.data.markers):
+        received = state.markers_received(side, kind)
+        used = min(int(state.used.get(side, {}).get(kind, 0)), received)
+        out.append({"side": side, "kind": kind, "received": received, "used": used, "in_hand": received - used})
     return out
 
 
 MARKER_KINDS = ("air", "artillery", "naval", "amphibious")  # SNC 11.1's four categories, in its order
+# each side's kinds of marker 13.0 gives it, in 11.1's order (once per game data's markers)
+_marker_kinds = ByIdentity(lambda markers: tuple((side, k) for side in SIDES for k in MARKER_KINDS
+                                                 if any(m["side"] == side and m["kind"] == k for m in markers)))
 
 
 def game_map(state: State | None) -> GameMap:
