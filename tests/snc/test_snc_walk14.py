@@ -1,11 +1,12 @@
-"""SNC rules version 14 (session part 17; docs/rulings/snc-engine.md E26-E30). E26: what lies on the table beside the
+"""SNC rules version 14 (session part 17; docs/rulings/snc-engine.md E26-E31). E26: what lies on the table beside the
 map is in each side's view, as it was in the prompts and refusals alone: the fire support markers each side holds
 (2.2.2, 8.5, 11.1), the Japanese replacement steps left (8.3), the interdiction's die while the Chinese choose (11.2),
 and the victory conditions with where each stands (4.1-4.3). The view seeds the automated seats, so a game created
 under version 13 or before is shown as it was (tests/rules/test_pinned_decisions.py keeps its decisions as `snc@13`).
 E27: a reinforcement's move goes round the hexes 8.2 a) bars. E28: a destination no unit may enter names its case.
 E29: ending the Chinese Reinforcement Phase before the interdiction is refused by 11.2. E30: a unit not due yet is
-refused by 8.0, 8.1 or 9.1. R39 (docs/rulings/snc.md): an eliminated Japanese garrison is placed again (9.1)."""
+refused by 8.0, 8.1 or 9.1. E31: a preview names the other side's answers (11.3, 11.4). R39 (docs/rulings/snc.md): an
+eliminated Japanese garrison is placed again (9.1)."""
 from dataclasses import replace
 
 from snc_given import RULES, ev, fold, of, position, then, when
@@ -195,3 +196,19 @@ def test_8_0_8_1_9_1_e30_a_unit_not_due_yet_is_refused_by_the_case_that_says_whe
         "SNC 8.0: jp-d9-r7 arrives on GT 4 (13.0): no reinforcement arrives earlier than its GT")
     assert refusal(RULES, j, "japanese", "land jp-gar-b at 3408") == (
         "SNC 9.1: jp-gar-b is a Japanese garrison: it is placed in a city hex the Japanese occupy, never landed")
+
+
+def test_11_1_11_3_11_4_a_preview_says_what_the_other_side_may_answer_and_the_column_it_leaves():
+    s = position({"jp-snlf-1": "3512", "jp-snlf-3": "3611", "cn-d87": "3511"}, turn=1, side="chinese")
+    p = RULES.preview(s, RULES.parse("attack 3512 with d87 support artillery", "chinese", s))
+    assert p["column_label"] == "1:1"  # 5 on 2, city 2L, artillery 1R
+    assert p["answers"] == [{"case": "SNC 11.4", "what": "the Japanese may add a naval gunfire marker to the defence "
+                                                         "(1L)", "column": "1:2"}]
+    assert p["text"].endswith("SNC 11.4: the Japanese may add a naval gunfire marker to the defence (1L): column 1:2")
+    s = position({**RING, "jp-d3-r6": "3409", "cn-d87": "3408"}, turn=7)
+    p = RULES.preview(s, RULES.parse("attack 3408 with d3-r6 support air", "japanese", s))
+    assert (p["column_label"], p["answers"]) == ("1:1", [
+        {"case": "SNC 11.3", "what": "the Chinese air force may intercept the air marker: a 6 aborts it",
+         "column": "1:2"}])
+    assert RULES.preview(replace(s, chinese_air=False),
+                         RULES.parse("attack 3408 with d3-r6 support air", "japanese", s))["answers"] == []

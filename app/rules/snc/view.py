@@ -151,4 +151,22 @@ def preview(state: State, command: Command) -> dict:
     text = p.to_text()
     if hidden:
         text += f"\nSNC 6.3: {hidden} more unit(s) hidden under the top unit; the defence shown is the top unit's"
-    return {**p.to_dict(), "hidden_defenders": hidden, "text": text}
+    answers = _answers(state, battle)
+    text += "".join(f"\n{a['case']}: {a['what']}: column {a['column']}" for a in answers)
+    return {**p.to_dict(), "hidden_defenders": hidden, "answers": answers, "text": text}
+
+
+def _answers(state: State, battle: dict) -> list[dict]:
+    """SNC 11.1, 11.3, 11.4: what the other side may yet do to the battle once it is declared, each with the column it
+    would leave: the Japanese may add a naval gunfire marker to a defence next to the rivers (11.4), the Chinese air
+    force may intercept the Japanese air marker (11.3: a 6 aborts it; a 1 grounds the air force, the marker stays)."""
+    out = []
+    if battle["side"] == "chinese" and combat.defensive_naval_allowed(state, battle["hex"]):
+        column = combat.assess(state, {**battle, "defence_support": ["naval"]}).column_label
+        out.append({"case": "SNC 11.4", "what": "the Japanese may add a naval gunfire marker to the defence (1L)",
+                    "column": column})
+    if battle["side"] == "japanese" and "air" in battle["support"] and state.chinese_air:
+        column = combat.assess(state, {**battle, "air_aborted": True}).column_label
+        out.append({"case": "SNC 11.3", "what": "the Chinese air force may intercept the air marker: a 6 aborts it",
+                    "column": column})
+    return out
