@@ -148,7 +148,7 @@ def test_8_2_reinforcements_are_not_placed_or_moved_next_to_a_japanese_unit():
 
 def test_8_0_3_1_no_reinforcement_arrives_before_its_gt():
     s = position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=1, side="chinese", phase="reinf", pool=("cn-d7",))
-    with pytest.raises(IllegalOrder, match="SNC 8.2: cn-d7 is not a reinforcement available this GT"):
+    with pytest.raises(IllegalOrder, match="SNC 8.0: cn-d7 arrives on GT 2"):  # 8.2 before rules version 14 (E30)
         when(s, "chinese", "place d7 at 2410")
     s = replace(s, **{"turn": 2})
     assert of(when(s, "chinese", "place d7 at 2410"), ev.ReinforcementsPlaced)

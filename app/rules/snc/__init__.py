@@ -29,6 +29,9 @@ GAME = Game(
     # 4: issue 30's fidelity pass (ruling E15: the 9.1 garrison of a reoccupied city, no 6.0 check after a landing,
     #    the one landing location of 8.4.1/8.4.2 across GTs).
     # 5-9: rulings E16-E20; 10: E21 (a stack goes on however named, 9.0; an overrun's units after it, 9.6), E22 (8.1).
+    # 11-13: E23-E25; 14: E26 (the view shows the markers, the replacement steps, the interdiction's die and 4.1-4.3),
+    #     E27 (8.2 a) paths go round the barred hexes), E28 (a destination no unit enters names its case), E29 (11.2),
+    #     E30 (8.0/8.1/9.1 refusals); R39 (9.1: an eliminated garrison placed again).
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"campaign": "The full campaign, GT 1-12, set up as SNC 13.0 lists"},

@@ -44,7 +44,8 @@ def adjacent_to_enemy(state: State, side: str, hex_label: str) -> bool:
 
 
 def place_garrisons(em: Decision, hexes) -> None:
-    """SNC 9.1: each time the Japanese occupy or reoccupy a city hex, a Japanese garrison is placed there."""
+    """SNC 9.1: each time the Japanese occupy or reoccupy a city hex, a Japanese garrison is placed there: one never
+    used first, then (rules version 14, ruling R39) one eliminated before: 8.3's bar on returning does not name it."""
     d = em.state.data
     for h in hexes:
         if "city" not in d.map.features_of(H(h)):
@@ -53,6 +54,9 @@ def place_garrisons(em: Decision, hexes) -> None:
             continue
         free = sorted(u.id for u in em.state.units.values()
                       if u.side == "japanese" and u.placement == "city" and u.status == "pool")
+        if not free and em.state.since(14):  # ruling R39: an eliminated garrison is placed again
+            free = sorted(u.id for u in em.state.units.values()
+                          if u.side == "japanese" and u.static and u.status == "dead")
         if free:
             em.emit(ev.GarrisonPlaced(free[0], h))
 

@@ -273,7 +273,8 @@ class GarrisonPlaced:
     hex: str
 
     def apply(self, state: State) -> State:
-        placed = replace(state.units[self.unit], hex=self.hex, status="map")
+        u = state.units[self.unit]
+        placed = replace(u, hex=self.hex, status="map", steps=u.steps_max)  # ruling R39: a dead one at full strength
         return replace(state, units={**state.units, self.unit: placed})
 
     def describe(self) -> str:

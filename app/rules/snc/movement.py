@@ -4,6 +4,7 @@ Chinese reinforcement move (8.2 a)."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
@@ -12,7 +13,7 @@ from app.rules.kernel.memo import IdentityMemo
 from app.rules.kernel.movement import Mover, Reach, Situation, reach, step_cost, validate_path
 from app.rules.snc import events as ev
 from app.rules.snc.combat import check_attack, open_battle
-from app.rules.snc.common import H, adjacent_to_enemy, ezoc, newly_taken, place_garrisons
+from app.rules.snc.common import H, adjacent_to_enemy, ezoc, neighbours, newly_taken, place_garrisons
 from app.rules.snc.state import State, Unit, other
 
 
@@ -78,9 +79,25 @@ def nearest_destinations(state: State, side: str, units: list[Unit]) -> tuple[st
     return _reached(state, side, units)[2]
 
 
-def _reached(state: State, side: str, units: list[Unit]) -> tuple[Reach, tuple[str, ...], tuple[str, ...]]:
-    return state.memo(("reach", side, tuple(u.id for u in units)),
-                      lambda: _reach(state.data, _mover(state, units), situation(state, side)))
+def _reached(state: State, side: str, units: list[Unit], barred: bool = True
+             ) -> tuple[Reach, tuple[str, ...], tuple[str, ...]]:
+    """The stack's reach, its destinations by label and the nearest first; `barred`: with the hexes 8.2 a) bars from
+    a reinforcement's move (`reinforcement_bar`) left out, so that its path goes round them (rules version 14)."""
+    bar = reinforcement_bar(state, side) if barred else {}
+    sit = replace(situation(state, side), forbidden=bar) if bar else situation(state, side)
+    return state.memo(("reach", side, tuple(u.id for u in units), bool(bar)),
+                      lambda: _reach(state.data, _mover(state, units), sit))
+
+
+def reinforcement_bar(state: State, side: str) -> dict:
+    """SNC 8.2 a) (rules version 14, ruling E27): in the Chinese Reinforcement Phase, the hexes next to a Japanese unit,
+    which a reinforcement placed in its listed hex may not move into: its path is found around them. Before, the path
+    was the cheapest one whatever it passed, and a move was refused for a hex next to a Japanese unit on it even where
+    a path as cheap went round (a hex next to one across an all-lake hexside is in no zone of control, 7.1)."""
+    if not (state.since(14) and state.phase == "reinf" and side == state.side == "chinese"):
+        return {}
+    return state.memo(("reinforcement bar",), lambda: {H(n): "SNC 8.2" for h in state.occupied("japanese")
+                                                       for n in neighbours(state.data, h)})
 
 
 REACHES_KEPT = 512
@@ -96,7 +113,7 @@ _REACHES_LOCK = threading.Lock()  # the server's threads share the reaches
 def _reach(d, mover: Mover, sit: Situation) -> tuple[Reach, tuple[str, ...], tuple[str, ...]]:
     """`reach` for a situation made by `situation` (no forbidden hexes, surcharges or extra costs)."""
     friendly = sit.friendly_occupied if d.movement.friendly_negates_ezoc else None  # reach reads it only then
-    key = (mover, sit.enemy_occupied, sit.ezoc, friendly)
+    key = (mover, sit.enemy_occupied, sit.ezoc, friendly, frozenset(sit.forbidden))
     known = _REACHES.of(d)
     with _REACHES_LOCK:
         found = known.pop(key, None)
@@ -144,8 +161,12 @@ def move(em: Decision, side: str, unit_ids: list[str], dest: str, via: list[str]
         path = [H(start), *(H(h) for h in via), H(dest)]
     else:
         r = reach_of(state, side, units)
+        if H(dest) not in r and reinforcement_bar(state, side):  # a hex 8.2 a) bars: the path to it names it
+            r = _reached(state, side, units, barred=False)[0]
         if H(dest) not in r:
             if not d.map.adjacent(H(start), H(dest)):
+                if state.since(14):
+                    _no_entry(state, side, units, start, dest)
                 raise IllegalOrder("SNC 9.0", f"no legal path from {start} to {dest} with {mover.allowance:g} MP; "
                                               "name the path with 'via' to see which step is refused")
             path = [H(start), H(dest)]  # one step: validation names the reason
@@ -161,6 +182,25 @@ def move(em: Decision, side: str, unit_ids: list[str], dest: str, via: list[str]
     taken = newly_taken(state, side, labels[1:])
     em.emit(ev.UnitsMoved(list(unit_ids), labels, mp))
     place_garrisons(em, taken)
+
+
+def _no_entry(state: State, side: str, units: list[Unit], start: str, dest: str) -> None:
+    """SNC 9.0, 1.3, 9.4 (rules version 14, ruling E28): a destination no unit may ever enter is refused by the case
+    that bars the hex itself (its own hex, an enemy-held hex, the International Settlement, water), not as a path
+    too long for the MP left."""
+    if dest == start:
+        raise IllegalOrder("SNC 9.0", f"the stack is already in {dest}: units move from hex to adjacent hex")
+    d = state.data
+    mover, sit = _mover(state, units), situation(state, side)
+    found = []
+    for n in sorted(d.map.neighbours(H(dest)), key=str):
+        try:
+            step_cost(d.map, d.movement, mover, n, H(dest), sit)
+            return  # some step enters it: the path is what fails
+        except RuleViolation as exc:
+            found.append(exc)
+    if found:
+        raise IllegalOrder(found[0].case, found[0].message)
 
 
 def overrun(em: Decision, side: str, target: str, unit_ids: list[str], support: list[str]) -> None:

@@ -49,8 +49,27 @@ def _units(state: State, side: str, ids: list[str], case: str) -> list[Unit]:
     ready = {u.id for u in due(state, side)}
     for uid in ids:
         if uid not in ready:
+            if state.since(14):
+                _not_yet(state, side, state.units[uid])
             raise IllegalOrder(case, f"{uid} is not a reinforcement available this GT")
     return [state.units[u] for u in ids]
+
+
+def _not_yet(state: State, side: str, u: Unit) -> None:
+    """SNC 8.0, 8.1, 9.1 (rules version 14, ruling E30): a unit of `side` off the map that is not due now is refused by
+    the case that says when it comes: a reinforcement before its GT (8.0, its GT listed in 13.0), an eliminated elite
+    before its return (8.1), a Japanese garrison, which only 9.1 places."""
+    if u.side != side:
+        return
+    if u.status == "pool" and u.placement == "city":
+        raise IllegalOrder("SNC 9.1", f"{u.id} is a Japanese garrison: it is placed in a city hex the Japanese occupy, "
+                                      "never landed")
+    if u.status == "pool" and u.arrival_turn > state.turn:
+        raise IllegalOrder("SNC 8.0", f"{u.id} arrives on GT {u.arrival_turn} (13.0): no reinforcement arrives earlier "
+                                      "than its GT")
+    if u.status == "returning":
+        raise IllegalOrder("SNC 8.1", f"{u.id} returns on GT {u.return_turn}, the box of the Turn Record Track its die "
+                                      "put it in")
 
 
 def _check_chinese_hex(state: State, h: str, case: str) -> None:

@@ -713,6 +713,10 @@ class ChineseReinforcements(InPhase):
             return "SNC 11.3", "the Chinese air force answers the Japanese air interdiction, which is not rolled now"
         if interdiction_due(state) and action in ("place", "rail", "move"):
             return "SNC 11.2", "the Japanese air interdiction of this GT's reinforcements comes first"
+        if interdiction_due(state) and action == "end" and state.since(14):  # ruling E29
+            air = " (or `air`, the Chinese air force first, 11.3)" if state.chinese_air else ""
+            return "SNC 11.2", ("the Japanese air interdiction of this GT's reinforcements is rolled in this phase, "
+                                f"before it ends: `proceed`{air}")
         if action == "rail" and state.turn < first:
             return "SNC 8.2", f"railroad placement starts on GT {first}"
         if action == "attack":

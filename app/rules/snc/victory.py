@@ -50,6 +50,30 @@ def victory_check(state: State) -> ev.GameEnded | None:
     return None
 
 
+def standing(state: State) -> list[dict]:
+    """SNC 4.1-4.3 as a player reads them off the map (rules version 14, ruling E26): each way the game ends, when it
+    applies, and where it stands now. Public: control (3.2) and the units in or next to Shanghai (every stack shows
+    its top unit, 6.3) are on the map for both players."""
+    v = state.data.params["victory"]
+    s, near = v["shanghai"], _chinese_near_shanghai(state)
+    held, total = japanese_cities(state)
+    last, until, since = (int(state.data.params["game"]["last_turn"]), int(v["sudden_defeat_until_turn"]),
+                          int(v["adjacent_win_from_turn"]))
+    here = "a Chinese unit is" if near else "no Chinese unit is"
+    return [
+        {"case": "SNC 4.1", "when": "any time", "ends": f"Chinese win if they control {s}",
+         "now": f"{s} is {state.controller(s)}"},
+        {"case": "SNC 4.1", "when": f"from GT {since}", "ends": f"Chinese win if a Chinese unit is in or next to {s}",
+         "now": f"{here} in or next to {s}"},
+        {"case": "SNC 4.2", "when": f"GT 1-{until}", "ends": f"Japanese win if no Chinese unit is in or next to {s}",
+         "now": f"{here} in or next to {s}"},
+        {"case": "SNC 4.3", "when": "each Victory Check", "ends": f"Japanese win holding all {total} cities",
+         "now": f"the Japanese hold {held} of {total} (3513 counts once all the others are theirs)"},
+        {"case": "SNC 4.3", "when": f"GT {last} Victory Check", "ends": "Chinese win if the Japanese lack any city",
+         "now": f"GT {state.turn} of {last}"},
+    ]
+
+
 def stakes(state: State, side: str, edition: int = 3) -> float:
     """How near `side` stands to victory, -1 to 1 (the strong opponent's evaluation, app/rules/evaluation.py, as the
     policies' `edition` reads it): half the Shanghai ring, half the cities. The ring (3512 and its neighbours):
@@ -200,4 +224,4 @@ def _ring_hexes(state: State, ring: set) -> float:
     return 1 - 2 ** (2 - n) if n else -1.0
 
 
-__all__ = ["H", "aims", "japanese_cities", "progress", "stakes", "sudden_death", "victory_check"]
+__all__ = ["H", "aims", "japanese_cities", "progress", "stakes", "standing", "sudden_death", "victory_check"]

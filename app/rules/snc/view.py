@@ -7,9 +7,9 @@ from app.rules.base import Command, Previews
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.mapfile import GameMap
 from app.rules.kernel.memo import ByIdentity
-from app.rules.snc import combat, movement, reinforcements
+from app.rules.snc import combat, movement, reinforcements, victory
 from app.rules.snc.data_load import load
-from app.rules.snc.state import State
+from app.rules.snc.state import SIDES, State
 
 ELIMINATED = ("dead", "removed", "returning")  # off the map for good or until an elite returns (SNC 8.1)
 
@@ -65,8 +65,13 @@ def view(state: State, side: str | None) -> dict:
         "turn": state.turn, "player": state.side, "phase": state.phase, "plan": list(state.plan),
         "japanese_control": list(_in_order(state.jp_control)), "chinese_air": state.chinese_air,
         "stacks": hexes, "winner": state.winner, "end_reason": state.reason,
-        "pending": [{"kind": p["kind"], "side": p["side"]} for p in state.pending],
+        "pending": [_pending(state, p) for p in state.pending],
     }
+    if state.since(14):  # rules version 14 (ruling E26): what lies on the table beside the map
+        out["fire_support"] = [dict(m) for m in state.memo(("fire support",), lambda: fire_support(state))]
+        out["victory"] = [dict(r) for r in state.memo(("standing",), lambda: victory.standing(state))]
+        if side in (None, "japanese"):
+            out["replacement_steps_left"] = state.replacements
     if side is None:
         out["off_map"] = sorted(
             [{"id": u.id, "status": u.status, "arrival_turn": u.arrival_turn, "return_turn": u.return_turn}
@@ -76,6 +81,34 @@ def view(state: State, side: str | None) -> dict:
             [{"id": u.id, "status": u.status, "arrival_turn": u.arrival_turn, "return_turn": u.return_turn}
              for u in state.units.values() if not u.on_map and u.side == side], key=lambda x: x["id"])
     return out
+
+
+def _pending(state: State, p: dict) -> dict:
+    """A decision waited for: its kind and side; from rules version 14 (ruling E26) the interdiction's die too (11.2:
+    the Japanese player rolls it in front of both players; which reinforcements it may take stays the Chinese's)."""
+    out = {"kind": p["kind"], "side": p["side"]}
+    if p["kind"] == "interdiction" and state.since(14):
+        out["roll"] = p["data"]["roll"]
+    return out
+
+
+def fire_support(state: State) -> list[dict]:
+    """SNC 2.2.2, 8.5, 11.1 (rules version 14, ruling E26): each side's fire support markers of each kind it is ever
+    given (13.0), as they lie beside the map: received so far (8.5: at the beginning of the owner's player turn),
+    set aside after use this Operations Phase (11.1; the Japanese Reinforcement Phase carries on the First
+    Operations Phase's, 8.5), and in hand."""
+    out = []
+    for side, kind in _marker_kinds(state.data.markers):
+        received = state.markers_received(side, kind)
+        used = min(int(state.used.get(side, {}).get(kind, 0)), received)
+        out.append({"side": side, "kind": kind, "received": received, "used": used, "in_hand": received - used})
+    return out
+
+
+MARKER_KINDS = ("air", "artillery", "naval", "amphibious")  # SNC 11.1's four categories, in its order
+# each side's kinds of marker 13.0 gives it, in 11.1's order (once per game data's markers)
+_marker_kinds = ByIdentity(lambda markers: tuple((side, k) for side in SIDES for k in MARKER_KINDS
+                                                 if any(m["side"] == side and m["kind"] == k for m in markers)))
 
 
 def game_map(state: State | None) -> GameMap:
@@ -118,4 +151,22 @@ def preview(state: State, command: Command) -> dict:
     text = p.to_text()
     if hidden:
         text += f"\nSNC 6.3: {hidden} more unit(s) hidden under the top unit; the defence shown is the top unit's"
-    return {**p.to_dict(), "hidden_defenders": hidden, "text": text}
+    answers = _answers(state, battle)
+    text += "".join(f"\n{a['case']}: {a['what']}: column {a['column']}" for a in answers)
+    return {**p.to_dict(), "hidden_defenders": hidden, "answers": answers, "text": text}
+
+
+def _answers(state: State, battle: dict) -> list[dict]:
+    """SNC 11.1, 11.3, 11.4: what the other side may yet do to the battle once it is declared, each with the column it
+    would leave: the Japanese may add a naval gunfire marker to a defence next to the rivers (11.4), the Chinese air
+    force may intercept the Japanese air marker (11.3: a 6 aborts it; a 1 grounds the air force, the marker stays)."""
+    out = []
+    if battle["side"] == "chinese" and combat.defensive_naval_allowed(state, battle["hex"]):
+        column = combat.assess(state, {**battle, "defence_support": ["naval"]}).column_label
+        out.append({"case": "SNC 11.4", "what": "the Japanese may add a naval gunfire marker to the defence (1L)",
+                    "column": column})
+    if battle["side"] == "japanese" and "air" in battle["support"] and state.chinese_air:
+        column = combat.assess(state, {**battle, "air_aborted": True}).column_label
+        out.append({"case": "SNC 11.3", "what": "the Chinese air force may intercept the air marker: a 6 aborts it",
+                    "column": column})
+    return out
