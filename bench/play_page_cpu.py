@@ -3,13 +3,13 @@ layouts and style recalculations of the page (DevTools Performance metrics) per 
 (play.js, map.js) beside the same page with another revision's scripts, in interleaved rounds of one run.
 
 The real app through waitress on 127.0.0.1 (bench/play_page.py `serve`) serves an SNC game played by random legal
-orders through the API until a side may both move and attack or overrun (the page marks its counters and its targets with
-their odds). Each round, for each version of the scripts, a new browser context signed in as that side plays
+orders through the API until a side may both move and attack or overrun (the page marks its counters and its targets
+with their odds). Each round, for each version of the scripts, a new browser context signed in as that side plays
 `--orders` orders the way a player does: a counter clicked on the map, a hex marked for it clicked, Enter (the focus
 is on "send") and the new position drawn; then the order is taken back through the API (POST .../undo) and the page,
-asked again, draws the position before it. The baseline's scripts are served in place of this checkout's (a route
-of the browser context, the same address, so the same Content-Security-Policy). Every wait is on a condition the
-page sets; the clicks are the tests' (tests/play/clicking.py `click_hex`).
+asked again, draws the position before it. The baseline's scripts are served in place of this checkout's (a route of
+the browser context, the same address, so the same Content-Security-Policy). Every wait is on a condition the page
+sets; the clicks are the tests' (tests/play/clicking.py `click_hex`).
 
     python bench/play_page_cpu.py [--rounds 5] [--orders 4] [--baseline ff04526f]
 

@@ -155,20 +155,25 @@ def play_by_clicks(game: Game, seats: dict, turn_done, budget: Budget, shots: di
     raise AssertionError(f"the turn did not end in {limit} orders: {played[-10:]}")
 
 
-def test_a_whole_snc_game_turn_for_both_sides_by_clicks(server, browser):
-    """One game, a seat at each width: the Chinese at a desktop's, moving counters by clicks on the map; the
-    Japanese at a phone's (375 px), attacking and landing on hexes clicked on its map (SNC 8.4: the Chinese make
-    no attack and get no reinforcement in GT 1)."""
-    game = Game(server, "snc", {"chinese": "c@x.example", "japanese": "j@x.example"})
+def test_a_whole_snc_game_turn_for_both_sides_by_clicks(server, browser, fixed_dice):
+    """One game from its invitation (each seat taken on its page), a seat at each width: the Chinese at a
+    desktop's, moving counters by clicks on the map; the Japanese at a phone's (375 px), attacking and landing on
+    hexes clicked on its map (SNC 8.4: the Chinese make no attack and get no reinforcement in GT 1). The kinds of
+    order SNC's first orders give (`ASKED`: declarations, moves, overruns, landings, losses, ends) are among them:
+    SNC's case of the test from the invitation below."""
+    game = Game(server, "snc", GAMES["snc"], join=False)
     widths = {"chinese": DESKTOP, "japanese": PHONE}
     seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), widths[side])
              for side in game.sides}
-    shots = {("chinese", "counter and hex on the map"): "play-snc-move.png",
+    for seat in seats.values():
+        take_seat(seat)
+    shots = {("chinese", "counter and hex on the map"): "play-snc.png",
              ("japanese", "target on the map"): "play-snc-phone.png"}
     played = play_by_clicks(game, seats, lambda view: view["turn"] >= 2, Budget(per_step=2), shots)
 
     hows = {how for _, how in played}
     assert "end" in hows, hows
+    assert ASKED["snc"] <= {o.split()[0] for seat in seats.values() for o in seat.orders}, played
     assert ("chinese", "counter and hex on the map") in played, played  # moves, on the desktop's map
     assert ("japanese", "target on the map") in played, played  # attacks, on the phone's map
     assert ("japanese", "reinforcement onto the map") in played, played  # SNC 8.4 lands: a hex on the phone's map
@@ -235,13 +240,15 @@ def test_the_keyboard_alone_plays_orders_of_every_kind(server, browser):
     seat = open_seat(browser, server.url, game.id, "chinese", game.seats.play_key(game.id, "chinese"), DESKTOP)
     page = seat.page
 
-    def enter_and_send(kind: str) -> str:
+    def enter_and_send(kind: str, shot: str | None = None) -> str:
         page.keyboard.press("Enter")
         page.wait_for_selector("body[data-composed]")
         assert page.evaluate("document.activeElement.id") == "send"  # the order is written out: send it, or not
         order = page.locator("body").get_attribute("data-composed")
         if kind == "attack":
             page.wait_for_selector(f"body[data-previewed='{order}'] #preview-dice li")
+        if shot:  # the order written out, its preview under the map
+            keep_shot(page, shot)
         old = page.locator("body").get_attribute("data-seq")
         page.keyboard.press("Enter")
         page.wait_for_function("(old) => document.body.dataset.seq !== old && !document.body.dataset.busy", arg=old)
@@ -273,7 +280,7 @@ def test_the_keyboard_alone_plays_orders_of_every_kind(server, browser):
     page.keyboard.press("Escape")  # taken back before it went: nothing is sent
     page.wait_for_selector("body:not([data-composed])")
     tab_to(page, "#selection button.order")
-    assert enter_and_send("attack").startswith("attack ")
+    assert enter_and_send("attack", "play-snc-attack.png").startswith("attack ")
     clean(seat)
 
 
@@ -292,10 +299,11 @@ ASKED = {"snc": {"declare", "move", "overrun", "land", "lose", "end"},  # SNC 5.
 SHOWN = ("target on the map", "counter and hex on the map", "reinforcement onto the map", "decision on the map")
 
 
-@pytest.mark.parametrize("rules", [rules for rules in ASKED if rules != "daisenso"])  # Dai Senso's: its whole game
+@pytest.mark.parametrize("rules", [rules for rules in ASKED if rules not in ("snc", "daisenso")])
 def test_every_game_from_its_invitation_by_clicks(server, browser, fixed_dice, rules):
-    """Each game from the invitation (Olympic's played on to game over below, from a later position; Dai Senso's
-    whole game from its invitation at a phone's width is the test after this one's, with the same kinds): every seat
+    """Each game from the invitation (Olympic's played on to game over below, from a later position; SNC's
+    Game-Turn from its invitation and Dai Senso's whole game at a phone's width are tests of their own, which give
+    the same kinds): every seat
     opens its play link, takes its seat on the page, and the first orders its rules ask (set-up and placement,
     declarations, moves, attacks and landings, the decisions they bring: losses, retreats, advances; `ASKED`) are
     given by clicks only, each the one the history then shows: ten orders at least, until those kinds are given
@@ -310,8 +318,7 @@ def test_every_game_from_its_invitation_by_clicks(server, browser, fixed_dice, r
         given = [o for seat in seats.values() for o in seat.orders]
         return len(given) >= 10 and ASKED[rules] <= {o.split()[0] for o in given}
 
-    shots = {how: f"play-{rules}.png" for how in SHOWN} | ({("japanese", "target on the map"): "play-snc-attack.png"}
-                                                         if rules == "snc" else {})  # an overrun at a desktop's width
+    shots = {how: f"play-{rules}.png" for how in SHOWN}
     played = play_by_clicks(game, seats, asked_and_ten, Budget(per_step=3), shots, orders=24)
     assert len(played) >= 10 or game.get(game.sides[0], "/actions")["outcome"], played
     assert ASKED[rules] <= {o.split()[0] for seat in seats.values() for o in seat.orders}, played
