@@ -21,10 +21,9 @@ _START: dict[str, tuple[float, float, float, int]] = {}
 _SENT = [0]
 
 
-def descendants_cpu(root: int) -> float:
-    """CPU seconds of every live process under `root` (its own and its reaped children's: a renderer that ended is
-    in its parent's cutime), `root` itself not counted."""
-    parent, cpu = {}, {}
+def processes() -> dict[int, tuple[int, float, float]]:
+    """Every process now: pid -> (its parent, its user and system CPU seconds, its reaped children's), from /proc."""
+    out = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -32,15 +31,21 @@ def descendants_cpu(root: int) -> float:
             fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        parent[int(entry)] = int(fields[1])
-        cpu[int(entry)] = sum(int(f) for f in fields[11:15]) / TICK  # utime stime cutime cstime
+        out[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK,
+                           (int(fields[13]) + int(fields[14])) / TICK)
+    return out
+
+
+def descendants_cpu(root: int) -> float:
+    """CPU seconds of every live process under `root` (its own and its reaped children's: a renderer that ended is
+    in its parent's), `root` itself not counted."""
+    table = processes()
     total = 0.0
-    for pid in parent:
-        p = parent[pid]
-        while p and p != root:
-            p = parent.get(p, 0)
-        if p == root:
-            total += cpu[pid]
+    for parent, own, reaped in table.values():
+        while parent and parent != root:
+            parent = table[parent][0] if parent in table else 0
+        if parent == root:
+            total += own + reaped
     return total
 
 
