@@ -45,12 +45,11 @@ from dataclasses import dataclass  # noqa: E402
 
 from app.events.backends import open_store  # noqa: E402
 from app.service.application import SUBSCRIBERS  # noqa: E402
-from bench import pg_cluster  # noqa: E402
+from bench import pg_cluster, test_cpu  # noqa: E402
 from bench.serve_load import ENDS_PER_GAME, free_port, seat_games, start  # noqa: E402
 
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # killed: the servers and PostgreSQL are stopped on the way out
 
-TICK = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -134,18 +133,8 @@ def clients_of(spec_file: str) -> None:
 # -- the servers ------------------------------------------------------------------------------------------------
 def cpu_seconds(pids: list[int]) -> float:
     """User and system CPU of these processes and of their living children (the senders, PostgreSQL's backends)."""
-    total = 0.0
     wanted = set(pids)
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(entry) in wanted or int(fields[1]) in wanted:
-            total += (int(fields[11]) + int(fields[12])) / TICK
-    return total
+    return sum(own for pid, (parent, own, _) in test_cpu.processes().items() if pid in wanted or parent in wanted)
 
 
 def postmaster(cluster: pg_cluster.Cluster) -> list[int]:

@@ -95,9 +95,10 @@ def take_seat(seat: Seat) -> None:
     page.wait_for_selector("#join:not([hidden])")
     old = page.locator("body").get_attribute("data-seq")
     page.click("#join button[type=submit]")
-    page.wait_for_function("(old) => document.body.dataset.seq !== old", arg=old)
-    # the other seat's join may move the page's seq first (the page polls): wait for this seat's own
-    page.wait_for_selector("#join", state="hidden")
+    # the page read after its own join: the join form gone (the head may have moved first by the other seat's join,
+    # which the page's poll can read before the answer to this one)
+    page.wait_for_function("(old) => document.body.dataset.seq !== old && document.getElementById('join').hidden",
+                           arg=old)
 
 
 WIDER = """(width) => [...document.querySelectorAll("body *")]

@@ -766,7 +766,7 @@
       if (e.type === "core.OrderGiven") li.classList.add("order");
       return li;
     }));
-    ol.scrollTop = ol.scrollHeight;
+    toBottom(ol);
     renderTalk(lines.filter((e) => e.type === "core.MessageSent"));
   }
 
@@ -779,8 +779,12 @@
       if (e.text.startsWith(seat + " ")) li.classList.add("mine");
       return li;
     }));
-    ol.scrollTop = ol.scrollHeight;
+    toBottom(ol);
   }
+
+  // a list scrolled to its last line at the next frame, when this reading's other changes are made: read now, its
+  // height laid the page out once more in the middle of the reading (the map picture not yet drawn)
+  function toBottom(ol) { requestAnimationFrame(() => { ol.scrollTop = ol.scrollHeight; }); }
 
   async function loadReceipt() {
     const r = await call("GET", "/chain?from=" + seq);

@@ -101,7 +101,11 @@ window.HexMap = (function () {
     let clicked = null;       // the page's answer to a click on the map: fn({hex, unit, target})
 
     const svg = () => box.querySelector("svg");
-    function boxSize() { return { w: box.clientWidth, h: box.clientHeight }; }
+    // the box's size as the last layout left it, told by a ResizeObserver after each layout that changed it: read
+    // from the box itself (clientWidth) it laid the page out again whenever it was asked after a change, and the
+    // camera asks at every picture, selection and order (once before the first layout)
+    let size = null;
+    function boxSize() { return size || (size = { w: box.clientWidth, h: box.clientHeight }); }
     function fitScale(r) { const b = boxSize(); return Math.min(b.w / r.w, b.h / r.h); }
     function clampZoom(s) { return Math.min(MAX_ZOOM, Math.max(fitScale(extent) * 0.8, s)); }
 
@@ -127,12 +131,22 @@ window.HexMap = (function () {
       return picture && picture.querySelector('.terrain polygon[data-hex="' + CSS.escape(String(label)) + '"]');
     }
 
+    // a hex outline's box in map units, from its corners (app/projections/render.py draws each terrain polygon
+    // from its corners, untransformed): what getBBox() gives, without laying out the page a ring or a label just
+    // changed (marking a dozen targets laid the whole page out a dozen times)
+    function outlineBox(poly) {
+      const n = poly.getAttribute("points").trim().split(/[\s,]+/).map(Number);
+      const xs = n.filter((_, i) => i % 2 === 0), ys = n.filter((_, i) => i % 2 === 1);
+      const x = Math.min(...xs), y = Math.min(...ys);
+      return { x: x, y: y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+    }
+
     function focusRect(hexes) {       // the union of the hexes' outlines, in map units; null: none on this map
       let r = null;
       for (const label of hexes || []) {
         const poly = hexOutline(label);
         if (!poly) continue;
-        const b = poly.getBBox();
+        const b = outlineBox(poly);
         r = r ? { x: Math.min(r.x, b.x), y: Math.min(r.y, b.y), x2: Math.max(r.x2, b.x + b.width),
           y2: Math.max(r.y2, b.y + b.height) } : { x: b.x, y: b.y, x2: b.x + b.width, y2: b.y + b.height };
       }
@@ -224,7 +238,7 @@ window.HexMap = (function () {
         marks.push(copy);
         const words = label && label(h);
         if (words) {
-          const b = hex.getBBox();
+          const b = outlineBox(hex);
           const t = document.createElementNS(SVG_NS, "text");
           t.setAttribute("class", cls + "-label");
           t.setAttribute("data-hex", String(h));
@@ -345,7 +359,12 @@ window.HexMap = (function () {
       return null;
     }
     box.addEventListener("pointercancel", () => { drag = null; box.classList.remove("dragging"); });
-    window.addEventListener("resize", apply);
+    new ResizeObserver(([entry]) => {
+      const now = { w: entry.target.clientWidth, h: entry.target.clientHeight };   // laid out already: no cost
+      if (size && now.w === size.w && now.h === size.h) return;
+      size = now;
+      apply();
+    }).observe(box);
 
     return {
       draw, follow, ring, key, apply, svg, hexOutline, pointedAt,
