@@ -279,19 +279,29 @@ class UnitsAdvanced:
 @event_type("ichigo.AirpowerRolled")
 @dataclass(frozen=True)
 class AirpowerRolled:
-    """Ichi-Go 8.1, 8.7: modified rolls and the markers won (0 on a reroll or none)."""
+    """Ichi-Go 8.1, 8.7: modified rolls and the markers won (0 on a reroll or none); from rules version 17 (ruling
+    E60) each die as rolled and its modifiers named (`allied_die` None: the Allies hold no airbase and do not roll;
+    an event of an older game has no `japanese_die` and reads as it did)."""
 
     japanese: int
     allied: int
     winner: str | None
     markers: int
+    japanese_die: int | None = None
+    allied_die: int | None = None
+    japanese_mods: list[str] = field(default_factory=list)
+    allied_mods: list[str] = field(default_factory=list)
 
     def apply(self, state: State) -> State:
         return replace(state, air_side=self.winner, air_markers=self.markers, air_rolled=True)
 
     def describe(self) -> str:
-        return (f"airpower: Japanese {self.japanese}, Allied {self.allied} -> "
-                + (f"{self.winner} get {self.markers}" if self.winner else "no markers"))
+        outcome = f"{self.winner} get {self.markers}" if self.winner else "no markers"
+        if self.japanese_die is None:
+            return f"airpower: Japanese {self.japanese}, Allied {self.allied} -> {outcome}"
+        allied = "no die" if self.allied_die is None else f"die {self.allied_die}"
+        return (f"airpower: Japanese die {self.japanese_die}{_modifiers(self.japanese_mods)} = {self.japanese}, "
+                f"Allied {allied}{_modifiers(self.allied_mods)} = {self.allied} -> {outcome}")
 
 
 @event_type("ichigo.AirpowerPlaced")

@@ -1,0 +1,49 @@
+"""Ichi-Go read again for what the players read (session part 17; docs/rulings/ichigo-engine.md E60): the view
+shows what the rules put in front of both players, the running Japanese VP tally (4.2, 4.3), the US Aerial Supply
+Marker (7.8), whether the one B-29 raid and the one China Collapse roll are spent (8.9, 4.1), and the airpower roll's
+history line names its modifiers (8.1, 8.7): rules version 17 (E60)."""
+from dataclasses import replace
+
+from ichigo_given import chinese, ev, of, position, when
+
+from app.rules.ichigo.view import view
+
+UNIT = "jp-cea-3div"
+TABLE = ("victory", "aerial_supply", "b29_raid", "china_collapse_rolled")
+
+
+def test_4_2_4_3_7_8_8_9_4_1_e60_the_view_shows_both_players_the_vp_tally_aerial_supply_and_chances_spent():
+    stack = (chinese("C01", "cn-reg-49", "1903"), chinese("C02", "cn-reg-02", "1903"))
+    s = position({UNIT: "0815"}, turn=4, extra=stack, b29_used=True, collapse_checked=True)
+    shown = view(s, "allied")
+    assert {k: shown[k] for k in TABLE} == {
+        "victory": {"case": "Ichi-Go 4.2", "vp": 1, "counted": ["Japanese within 5 hexes of Chungking"],
+                    "outcome_now": "allied", "last_turn": 9},
+        "aerial_supply": {"hex": None, "placed_this_turn": False},
+        "b29_raid": {"once_a_game": True, "made": True}, "china_collapse_rolled": True}
+    # 6.6: the table beside the map is the same for both players and a spectator; the stacks stay hidden
+    assert all({k: view(s, side)[k] for k in TABLE} == {k: shown[k] for k in TABLE} for side in ("japanese", None))
+    assert [st["hidden"] for st in view(s, "japanese")["stacks"] if st["hex"] == "1903"] == [1]
+    launched = replace(s, turn=8, causeway=True, beachheads={"formosa": "3221"}, b29_rolled=8, b29_ok=True,
+                       aerial_hex="3220", aerial_turn=8)
+    shown = view(launched, "japanese")
+    assert shown["victory"] == {"case": "Ichi-Go 4.3", "vp": -2,
+                                "counted": ["-1 no Japanese on Formosa", "-1 Allies control 1801"],
+                                "outcome_now": "allied", "last_turn": 12}
+    assert (shown["aerial_supply"], shown["b29_raid"]) == ({"hex": "3220", "placed_this_turn": True},
+                                                           {"once_a_game": False, "this_turn": "raid"})
+    assert view(replace(launched, b29_ok=False), "allied")["b29_raid"] == {"once_a_game": False, "this_turn": "no raid"}
+    assert not set(TABLE) & set(view(replace(s, rules_version=16), "allied"))  # a version 16 game is shown as it was
+
+
+def test_8_1_8_7_e60_the_airpower_roll_names_each_die_and_its_modifiers():
+    turn1 = when(position({}, turn=1, phase="IV", control=frozenset({"1123", "1220", "1418"})), "japanese", "roll",
+                 rolls=[3, 2])
+    assert [e.describe() for e in of(turn1, ev.AirpowerRolled)] == [
+        "airpower: Japanese die 3, +1 Turn 1 (8.1) = 4, Allied die 2, -1 5 of 8 USAAF airbases (8.7) = 1 -> "
+        "japanese get 3"]
+    turn7 = when(position({}, turn=7, phase="IV", causeway=False), "japanese", "roll", rolls=[1, 4])
+    assert [e.describe() for e in of(turn7, ev.AirpowerRolled)] == [
+        "airpower: Japanese die 1, -2 Turn 7 (8.1), not below 0 (8.1) = 0, Allied die 4 = 4 -> allied get 4"]
+    old = when(position({}, turn=1, phase="IV", rules_version=16), "japanese", "roll", rolls=[3, 2])
+    assert [e.describe() for e in of(old, ev.AirpowerRolled)] == ["airpower: Japanese 4, Allied 2 -> japanese get 2"]
