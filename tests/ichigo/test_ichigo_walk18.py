@@ -1,12 +1,14 @@
-"""Ichi-Go read again for what the players read (session part 17; docs/rulings/ichigo-engine.md E60): the view
+"""Ichi-Go read again for what the players read (session part 17; docs/rulings/ichigo-engine.md E60-E61): the view
 shows what the rules put in front of both players, the running Japanese VP tally (4.2, 4.3), the US Aerial Supply
 Marker (7.8), whether the one B-29 raid and the one China Collapse roll are spent (8.9, 4.1), and the airpower roll's
-history line names its modifiers (8.1, 8.7): rules version 17 (E60)."""
+history line names its modifiers (8.1, 8.7): rules version 17 (E60); a second attack by a unit is refused saying when
+a unit attacks again (11.25, E61)."""
 from dataclasses import replace
 
-from ichigo_given import chinese, ev, of, position, when
+from ichigo_given import RULES, chinese, ev, of, position, then, when
 
 from app.rules.ichigo.view import view
+from tests.fuzzing import refusal
 
 UNIT = "jp-cea-3div"
 TABLE = ("victory", "aerial_supply", "b29_raid", "china_collapse_rolled")
@@ -47,3 +49,33 @@ def test_8_1_8_7_e60_the_airpower_roll_names_each_die_and_its_modifiers():
         "airpower: Japanese die 1, -2 Turn 7 (8.1), not below 0 (8.1) = 0, Allied die 4 = 4 -> allied get 4"]
     old = when(position({}, turn=1, phase="IV", rules_version=16), "japanese", "roll", rolls=[3, 2])
     assert [e.describe() for e in of(old, ev.AirpowerRolled)] == ["airpower: Japanese 4, Allied 2 -> japanese get 2"]
+
+
+def _after_a_japanese_attack(turn: int):
+    s = position({"jp-cea-110div": "2010", "jp-cea-26div": "2010"}, turn=turn, phase="VI",
+                 plans={"japanese": "fight-move"},
+                 extra=(chinese("C01", "cn-reg-49", "2011", tried=True),
+                        chinese("C02", "cn-reg-02", "2110", tried=True)))
+    return then(s, "japanese", "attack 2011 with jp-cea-110div jp-cea-26div", rolls=[2])
+
+
+def test_11_3_11_25_e61_a_second_attack_is_refused_saying_when_a_unit_attacks_again():
+    early = then(_after_a_japanese_attack(2), "japanese", "stay")
+    assert refusal(RULES, early, "japanese", "attack 2110 with jp-cea-110div") == (
+        "Ichi-Go 11.3: jp-cea-110div has already attacked this phase; a Japanese unit attacks again only in a "
+        "momentum attack, right after it advances after combat in supply, on Turns 1-6 (11.25)")
+    late = then(_after_a_japanese_attack(7), "japanese", "stay")
+    assert refusal(RULES, late, "japanese", "attack 2110 with jp-cea-110div") == (
+        "Ichi-Go 11.3: jp-cea-110div has already attacked this phase; Japanese momentum attacks end with Turn 6 "
+        "(11.25), so a unit attacks once a phase")
+    chinese_unit = replace(chinese("C01", "cn-reg-49", "2011", tried=True), attacked=True)
+    s = position({"jp-cea-3bde": "2010"}, phase="VIII", plans={"chinese": "fight-move"}, extra=(chinese_unit,))
+    assert refusal(RULES, s, "allied", "attack 2010 with C01") == (
+        "Ichi-Go 11.3: C01 has already attacked this phase; Chinese units attack once a combat phase and never make "
+        "momentum attacks (11.0, 11.25)")
+    s = position({"jp-cea-3bde": "2010", "us-7th": "2011"}, turn=8, phase="II", causeway=True,
+                 plans={"us": "fight-move"})
+    s = replace(s, units={**s.units, "us-7th": replace(s.units["us-7th"], attacked=True)})
+    assert refusal(RULES, s, "allied", "attack 2010 with us-7th") == (
+        "Ichi-Go 11.3: us-7th has already attacked this phase; a US unit attacks again only in a momentum attack, "
+        "right after it advances after combat while tracing supply to a beachhead (11.25)")
