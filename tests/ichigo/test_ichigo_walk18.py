@@ -79,3 +79,14 @@ def test_11_3_11_25_e61_a_second_attack_is_refused_saying_when_a_unit_attacks_ag
     assert refusal(RULES, s, "allied", "attack 2010 with us-7th") == (
         "Ichi-Go 11.3: us-7th has already attacked this phase; a US unit attacks again only in a momentum attack, "
         "right after it advances after combat while tracing supply to a beachhead (11.25)")
+
+
+def test_9_7_e62_the_chinese_reinforcement_roll_says_why_it_is_halved():
+    s = position({}, phase="X")
+    halved = when(replace(s, jp_control=s.jp_control | s.data.feature("airbase")), "allied", "reinforce",
+                  rolls=[5, 1, 1, 1])
+    assert [e.describe() for e in of(halved, ev.ChineseReinforcementRolled)] == [
+        "Chinese reinforcements (9.7): die 5, halved and rounded up as every USAAF airbase is Japanese -> 3"]
+    whole = when(s, "allied", "reinforce", rolls=[2, 1, 1])
+    assert [e.describe() for e in of(whole, ev.ChineseReinforcementRolled)] == [
+        "Chinese reinforcements (9.7): die 2 -> 2"]

@@ -349,7 +349,8 @@ class ChineseReinforcementRolled:
         return replace(state, reinforced=True)
 
     def describe(self) -> str:
-        return f"Chinese reinforcements: die {self.roll}{' halved' if self.halved else ''} -> {self.count}"
+        why = ", halved and rounded up as every USAAF airbase is Japanese" if self.halved else ""  # ruling E62
+        return f"Chinese reinforcements (9.7): die {self.roll}{why} -> {self.count}"
 
 
 @event_type("ichigo.UnitsWithdrawn")
