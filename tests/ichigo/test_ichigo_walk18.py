@@ -1,8 +1,9 @@
-"""Ichi-Go read again for what the players read (session part 17; docs/rulings/ichigo-engine.md E60-E61): the view
+"""Ichi-Go read again for what the players read (session part 17; docs/rulings/ichigo-engine.md E60-E62): the view
 shows what the rules put in front of both players, the running Japanese VP tally (4.2, 4.3), the US Aerial Supply
-Marker (7.8), whether the one B-29 raid and the one China Collapse roll are spent (8.9, 4.1), and the airpower roll's
-history line names its modifiers (8.1, 8.7): rules version 17 (E60); a second attack by a unit is refused saying when
-a unit attacks again (11.25, E61)."""
+Marker (7.8), whether the one B-29 raid, the one China Collapse roll, the turn's airlift, the one airdrop and the 14AA
+arrivals are spent (8.9, 4.1, 8.10, 8.11, 5.3 item 8), and the airpower roll's history line names its modifiers (8.1,
+8.7): rules version 17 (E60); a second attack by a unit is refused saying when a unit attacks again (11.25, E61); the
+Chinese reinforcement roll says why it is halved (9.7, E62)."""
 from dataclasses import replace
 
 from ichigo_given import RULES, chinese, ev, of, position, then, when
@@ -11,7 +12,8 @@ from app.rules.ichigo.view import view
 from tests.fuzzing import refusal
 
 UNIT = "jp-cea-3div"
-TABLE = ("victory", "aerial_supply", "b29_raid", "china_collapse_rolled")
+TABLE = ("victory", "aerial_supply", "b29_raid", "china_collapse_rolled", "airlift_used_this_turn", "airborne_dropped",
+         "aa14_closed")
 
 
 def test_4_2_4_3_7_8_8_9_4_1_e60_the_view_shows_both_players_the_vp_tally_aerial_supply_and_chances_spent():
@@ -22,13 +24,15 @@ def test_4_2_4_3_7_8_8_9_4_1_e60_the_view_shows_both_players_the_vp_tally_aerial
         "victory": {"case": "Ichi-Go 4.2", "vp": 1, "counted": ["Japanese within 5 hexes of Chungking"],
                     "outcome_now": "allied", "last_turn": 9},
         "aerial_supply": {"hex": None, "placed_this_turn": False},
-        "b29_raid": {"once_a_game": True, "made": True}, "china_collapse_rolled": True}
+        "b29_raid": {"once_a_game": True, "made": True}, "china_collapse_rolled": True,
+        "airlift_used_this_turn": False, "airborne_dropped": False, "aa14_closed": False}
     # 6.6: the table beside the map is the same for both players and a spectator; the stacks stay hidden
     assert all({k: view(s, side)[k] for k in TABLE} == {k: shown[k] for k in TABLE} for side in ("japanese", None))
     assert [st["hidden"] for st in view(s, "japanese")["stacks"] if st["hex"] == "1903"] == [1]
     launched = replace(s, turn=8, causeway=True, beachheads={"formosa": "3221"}, b29_rolled=8, b29_ok=True,
-                       aerial_hex="3220", aerial_turn=8)
+                       aerial_hex="3220", aerial_turn=8, airlift_turn=8, airdropped=True, aa14_closed=True)
     shown = view(launched, "japanese")
+    assert [shown[k] for k in TABLE[-3:]] == [True, True, True]  # 8.10, 8.11, 5.3 item 8
     assert shown["victory"] == {"case": "Ichi-Go 4.3", "vp": -2,
                                 "counted": ["-1 no Japanese on Formosa", "-1 Allies control 1801"],
                                 "outcome_now": "allied", "last_turn": 12}

@@ -71,6 +71,9 @@ def view(state: State, side: str | None) -> dict:
         out["aerial_supply"] = {"hex": state.aerial_hex, "placed_this_turn": state.aerial_turn == state.turn}
         out["b29_raid"] = b29_raid(state)
         out["china_collapse_rolled"] = state.collapse_checked
+        out["airlift_used_this_turn"] = state.airlift_turn == state.turn  # 8.10 (the airdrop uses it too, 8.11)
+        out["airborne_dropped"] = state.airdropped  # 8.11: one airdrop a game
+        out["aa14_closed"] = state.aa14_closed  # 5.3 item 8, 9.4: a 0 ends 14AA arrivals
     if side is not None:
         out["own_off_map"] = sorted(
             [{"id": u.id, "status": u.status, "entry_turn": u.entry_turn}
