@@ -552,9 +552,11 @@ class ShipmentRolled:
         return replace(state, units=units, aa14_closed=state.aa14_closed or self.count == 0, aa14_turn=state.turn)
 
     def describe(self) -> str:
-        fates = ", ".join(f"{u} {f}" for u, f in sorted(self.fates.items())) or "none"
+        # ruling E63: the die less one (9.4), and the 1st SF Group set aside unrolled (11.28)
+        fates = ", ".join(f"{u} {'set aside, no survival roll (11.28)' if f == 'sf' else f}"
+                          for u, f in sorted(self.fates.items())) or "none"
         tail = "; no more 14AA units (5.3 item 8)" if self.count == 0 else ""
-        return f"14AA shipment: die {self.roll} -> {self.count} unit(s): {fates}{tail}"
+        return f"14AA shipment (9.4): die {self.roll} - 1 -> {self.count} unit(s): {fates}{tail}"
 
 
 @event_type("ichigo.AerialSupplyPlaced")
