@@ -1,9 +1,9 @@
-"""Ichi-Go read again for what the players read (session part 17; docs/rulings/ichigo-engine.md E60-E62): the view
+"""Ichi-Go read again for what the players read (session part 17; docs/rulings/ichigo-engine.md E60-E64): the view
 shows what the rules put in front of both players, the running Japanese VP tally (4.2, 4.3), the US Aerial Supply
 Marker (7.8), whether the one B-29 raid, the one China Collapse roll, the turn's airlift, the one airdrop and the 14AA
 arrivals are spent (8.9, 4.1, 8.10, 8.11, 5.3 item 8), and the airpower roll's history line names its modifiers (8.1,
 8.7): rules version 17 (E60); a second attack by a unit is refused saying when a unit attacks again (11.25, E61); the
-Chinese reinforcement roll says why it is halved (9.7, E62)."""
+Chinese reinforcement roll says why it is halved (9.7, E62); the `roll` offered says what it rolls for (E64)."""
 from dataclasses import replace
 
 from ichigo_given import RULES, chinese, ev, of, position, then, when
@@ -94,3 +94,16 @@ def test_9_7_e62_the_chinese_reinforcement_roll_says_why_it_is_halved():
     whole = when(s, "allied", "reinforce", rolls=[2, 1, 1])
     assert [e.describe() for e in of(whole, ev.ChineseReinforcementRolled)] == [
         "Chinese reinforcements (9.7): die 2 -> 2"]
+
+
+def test_5_2_8_9_8_1_e64_the_roll_offered_says_what_it_rolls_for_at_each_moment():
+    def roll(s):
+        return next((a.case, a.help) for a in RULES.prompt(s).actions if a.name == "roll")
+
+    after = position({UNIT: "1902"}, turn=8, phase="start", causeway=True, beachheads={"formosa": "3221"})
+    assert roll(after) == roll(position({UNIT: "1902"}, turn=7, phase="start")) == (
+        "Ichi-Go 5.2", "roll: at the start of Turn 7 the Causeway or Philippines check (5.2); once Causeway is "
+                       "launched, this turn's B-29 roll, a raid on 1-3 (8.9)")
+    assert roll(position({UNIT: "1902"}, turn=3, phase="IV")) == (
+        "Ichi-Go 8.1", "roll for airpower: the Japanese player's roll makes both players' dice (ruling E7), the "
+                       "difference in markers to the higher (8.1, 8.7)")
