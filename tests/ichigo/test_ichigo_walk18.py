@@ -1,9 +1,10 @@
-"""Ichi-Go read again for what the players read (session part 17; docs/rulings/ichigo-engine.md E60-E64): the view
+"""Ichi-Go read again for what the players read (session part 17; docs/rulings/ichigo-engine.md E60-E65): the view
 shows what the rules put in front of both players, the running Japanese VP tally (4.2, 4.3), the US Aerial Supply
 Marker (7.8), whether the one B-29 raid, the one China Collapse roll, the turn's airlift, the one airdrop and the 14AA
 arrivals are spent (8.9, 4.1, 8.10, 8.11, 5.3 item 8), and the airpower roll's history line names its modifiers (8.1,
 8.7): rules version 17 (E60); a second attack by a unit is refused saying when a unit attacks again (11.25, E61); the
-Chinese reinforcement roll says why it is halved (9.7, E62); the `roll` offered says what it rolls for (E64)."""
+Chinese reinforcement roll says why it is halved (9.7, E62); the `roll` offered says what it rolls for (E64), and the
+momentum attack what 11.25 allows (E65)."""
 from dataclasses import replace
 
 from ichigo_given import RULES, chinese, ev, of, position, then, when
@@ -107,3 +108,12 @@ def test_5_2_8_9_8_1_e64_the_roll_offered_says_what_it_rolls_for_at_each_moment(
     assert roll(position({UNIT: "1902"}, turn=3, phase="IV")) == (
         "Ichi-Go 8.1", "roll for airpower: the Japanese player's roll makes both players' dice (ruling E7), the "
                        "difference in markers to the higher (8.1, 8.7)")
+
+
+def test_11_25_11_28_e65_the_momentum_attack_offered_says_what_11_25_allows():
+    momentum = then(_after_a_japanese_attack(2), "japanese", "advance jp-cea-110div")
+    assert [(a.case, a.help) for a in RULES.prompt(momentum).actions if a.name == "attack"] == [
+        ("Ichi-Go 11.25", "a momentum attack, now or never: units that advanced, from the hex just taken against one "
+                          "adjacent enemy hex; no tank regiments or 1st SF (11.25, 11.28)")]
+    assert refusal(RULES, momentum, "japanese", "attack 2110 with jp-cea-110div tanks 1") == \
+        "Ichi-Go 11.25: tank regiments and the 1st SF never join momentum attacks"
