@@ -777,7 +777,8 @@ def test_every_ichigo_event_reads_as_a_sentence_in_the_log():
     describe = GAME.describe
 
     samples = {"str": "1906", "int": 1, "float": 1.0, "bool": True, "list[str]": ["jp-cea-3div"],
-               "dict": {"jp-cea-3div": "full"}, "str | None": "japanese", "list": ["1906"], "tuple": ("1906",)}
+               "dict": {"jp-cea-3div": "full"}, "str | None": "japanese", "list": ["1906"], "tuple": ("1906",),
+               "int | None": 1}
     kinds = [c for _, c in inspect.getmembers(ev, inspect.isclass)
              if dataclasses.is_dataclass(c) and c.__module__ == ev.__name__]
     assert len(kinds) > 25

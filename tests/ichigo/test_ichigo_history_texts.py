@@ -6,8 +6,13 @@ from ichigo_given import RULES, chinese, ev, of, position, when
 
 @pytest.mark.parametrize(("shipment", "text"), [
     (ev.ShipmentRolled(3, 2, {"jp-14aa-1div": "full", "jp-14aa-8div": "reduced"}),
-     "14AA shipment: die 3 -> 2 unit(s): jp-14aa-1div full, jp-14aa-8div reduced"),
-    (ev.ShipmentRolled(1, 0, {}), "14AA shipment: die 1 -> 0 unit(s): none; no more 14AA units (5.3 item 8)"),
+     "14AA shipment (9.4): die 3 - 1 -> 2 unit(s): jp-14aa-1div full, jp-14aa-8div reduced"),
+    (ev.ShipmentRolled(1, 0, {}),
+     "14AA shipment (9.4): die 1 - 1 -> 0 unit(s): none; no more 14AA units (5.3 item 8)"),
+    # ruling E63: the 1st SF Group is set aside with no survival roll (11.28)
+    (ev.ShipmentRolled(3, 2, {"jp-14aa-1sf": "sf", "jp-14aa-3bde": "eliminated"}),
+     "14AA shipment (9.4): die 3 - 1 -> 2 unit(s): jp-14aa-1sf set aside, no survival roll (11.28), jp-14aa-3bde "
+     "eliminated"),
 ])
 def test_5_3_items_7_and_8_a_shipment_says_what_came_and_only_a_zero_ends_the_14aa(shipment, text):
     assert RULES.describe(shipment) == text

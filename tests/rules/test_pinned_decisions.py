@@ -26,7 +26,11 @@ PINNED = [
     ("snc", "campaign", 60, "724a87d86a3ec3c3", "move cn-d63 to 1823", "move cn-d63 to 2122", "move cn-d6 to 2510"),
     # an SNC game created under rules version 13 or before decides as it did
     ("snc@13", "campaign", 60, "2263ea206d471ce8", "move cn-td2 to 2412", "move cn-td2 to 2611", "move cn-td2 to 2611"),
-    ("ichigo", "campaign", 45, "2241672d66695e29", "move C10 to 2012", "move C43 to 2715", "move C37 to 1913"),
+    # Ichi-Go since rules version 17 (ruling E60: the view shows the VP tally, the Aerial Supply Marker and the spent
+    # B-29 raid, China Collapse roll, airlift, airdrop and 14AA arrivals, so every seed is drawn anew)
+    ("ichigo", "campaign", 45, "f8fc0d875d919393", "move jp-cea-68div to 1713", "end", "end"),
+    # an Ichi-Go game created under rules version 16 or before decides as it did
+    ("ichigo@16", "campaign", 45, "2241672d66695e29", "move C10 to 2012", "move C43 to 2715", "move C37 to 1913"),
     ("olympic", "solitaire", 45, "02ce30f2fabff22c", "jmove jp-107imb 1846 1746 1645",
      "jmove jp-107imb 1846 1746 1645", "jmove jp-107imb 1846 1746 1645"),
     ("daisenso", "strait", 7, "7549ed2d9c88733c", "lose jp-9-div", "lose jp-9-div", "lose jp-9-div"),

@@ -30,27 +30,45 @@ def airpower_roll(em: Decision) -> None:
     state = em.state
     a = em.state.data.scenario["airpower"]
     winner, markers = None, 0
+    named = state.since(17)  # rules version 17 (ruling E60): the history line names each die and its modifiers
     for _ in range(20):
-        jp = em.roll("Japanese airpower (8.1)")
+        jp_die = em.roll("Japanese airpower (8.1)")
+        jp, jp_mods = jp_die, []
         first, last = a["japanese_drm_early_turns"]
         if first <= state.turn <= last:
             jp += int(a["japanese_drm_turn_1"])
+            jp_mods.append(f"{int(a['japanese_drm_turn_1']):+d} Turn {state.turn} (8.1)")
         if state.turn >= int(a["japanese_drm_late_from_turn"]):
-            jp = max(int(a["modified_minimum"]), jp + int(a["japanese_drm_from_turn_7"]))
+            jp_mods.append(f"{int(a['japanese_drm_from_turn_7']):+d} Turn {state.turn} (8.1)")
+            jp += int(a["japanese_drm_from_turn_7"])
+            if jp < int(a["modified_minimum"]):
+                jp = int(a["modified_minimum"])
+                jp_mods.append(f"not below {jp} (8.1)")
         bases = allied_airbases(state)
+        al_die, al_mods = None, []
         if bases == 0:  # 8.7, ruling R13: no Allied roll, result 0
             al = 0
+            al_mods.append("no USAAF airbase: no roll (8.7)")
         else:
-            al = max(0, em.roll("Allied airpower (8.1)") + int(a["allied_drm_by_airbases"][str(bases)]))
+            al_die = em.roll("Allied airpower (8.1)")
+            drm = int(a["allied_drm_by_airbases"][str(bases)])
+            if drm:
+                al_mods.append(f"{drm:+d} {bases} of {len(state.data.feature('airbase'))} USAAF airbases (8.7)")
+            al = al_die + drm
+            if al < 0:
+                al = 0
+                al_mods.append("not below 0 (8.7)")
+        dice = dict(japanese_die=jp_die, allied_die=al_die, japanese_mods=jp_mods, allied_mods=al_mods) if named \
+            else {}
         if jp == al and not (jp == 0 and bases == 0):
-            em.emit(ev.AirpowerRolled(jp, al, None, 0))
+            em.emit(ev.AirpowerRolled(jp, al, None, 0, **dice))
             if jp == 0 and not state.since(4):  # before version 4 a 0-0 tie ended the roll (ruling E21)
                 return
             continue
         if jp != al:
             winner = "japanese" if jp > al else "allied"
             markers = min(abs(jp - al), int(a["markers_max"]))
-        em.emit(ev.AirpowerRolled(jp, al, winner, markers))
+        em.emit(ev.AirpowerRolled(jp, al, winner, markers, **dice))
         break
     if winner and markers:
         em.emit(ev.DecisionRequired("airpower", winner, {"count": markers}))

@@ -29,6 +29,20 @@ def untried_bounds(state: State) -> tuple[int, int]:
     return min(f for f in factors if f > 0), max(factors)
 
 
+def _again(state: State, nation: str) -> str:
+    """Ruling E61: when a unit that attacked may attack again in the same phase (11.0, 11.25)."""
+    if nation == "chinese":
+        return "; Chinese units attack once a combat phase and never make momentum attacks (11.0, 11.25)"
+    if nation == "us":
+        return ("; a US unit attacks again only in a momentum attack, right after it advances after combat while "
+                "tracing supply to a beachhead (11.25)")
+    lo, hi = state.data.scenario["combat"]["japanese_momentum_turns"]
+    if lo <= state.turn <= hi:
+        return (f"; a Japanese unit attacks again only in a momentum attack, right after it advances after combat in "
+                f"supply, on Turns {lo}-{hi} (11.25)")
+    return f"; Japanese momentum attacks end with Turn {hi} (11.25), so a unit attacks once a phase"
+
+
 def tank_pool(state: State) -> list[Unit]:
     """Ichi-Go 11.17: regiments held off the map; the Kwantung Army's only once Causeway is launched."""
     return sorted((u for u in state.units.values() if u.type == "tank" and u.size == "regiment"
@@ -55,7 +69,7 @@ def check_attack(state: State, side: str, target: str, ids: list[str], momentum:
         if u.static or u.militia:
             raise IllegalOrder("Ichi-Go 11.26" if u.militia else "Ichi-Go 2.12", f"{u.id} never attacks")
         if momentum is None and u.attacked:
-            raise IllegalOrder("Ichi-Go 11.3", f"{u.id} has already attacked this phase")
+            raise IllegalOrder("Ichi-Go 11.3", f"{u.id} has already attacked this phase{_again(state, nation)}")
         if not d.map.adjacent(H(u.hex), H(target)):
             raise IllegalOrder("Ichi-Go 11.2", f"{u.id} in {u.hex} is not adjacent to {target}")
         if frozen(state, u.hex):

@@ -279,19 +279,29 @@ class UnitsAdvanced:
 @event_type("ichigo.AirpowerRolled")
 @dataclass(frozen=True)
 class AirpowerRolled:
-    """Ichi-Go 8.1, 8.7: modified rolls and the markers won (0 on a reroll or none)."""
+    """Ichi-Go 8.1, 8.7: modified rolls and the markers won (0 on a reroll or none); from rules version 17 (ruling
+    E60) each die as rolled and its modifiers named (`allied_die` None: the Allies hold no airbase and do not roll;
+    an event of an older game has no `japanese_die` and reads as it did)."""
 
     japanese: int
     allied: int
     winner: str | None
     markers: int
+    japanese_die: int | None = None
+    allied_die: int | None = None
+    japanese_mods: list[str] = field(default_factory=list)
+    allied_mods: list[str] = field(default_factory=list)
 
     def apply(self, state: State) -> State:
         return replace(state, air_side=self.winner, air_markers=self.markers, air_rolled=True)
 
     def describe(self) -> str:
-        return (f"airpower: Japanese {self.japanese}, Allied {self.allied} -> "
-                + (f"{self.winner} get {self.markers}" if self.winner else "no markers"))
+        outcome = f"{self.winner} get {self.markers}" if self.winner else "no markers"
+        if self.japanese_die is None:
+            return f"airpower: Japanese {self.japanese}, Allied {self.allied} -> {outcome}"
+        allied = "no die" if self.allied_die is None else f"die {self.allied_die}"
+        return (f"airpower: Japanese die {self.japanese_die}{_modifiers(self.japanese_mods)} = {self.japanese}, "
+                f"Allied {allied}{_modifiers(self.allied_mods)} = {self.allied} -> {outcome}")
 
 
 @event_type("ichigo.AirpowerPlaced")
@@ -339,7 +349,8 @@ class ChineseReinforcementRolled:
         return replace(state, reinforced=True)
 
     def describe(self) -> str:
-        return f"Chinese reinforcements: die {self.roll}{' halved' if self.halved else ''} -> {self.count}"
+        why = ", halved and rounded up as every USAAF airbase is Japanese" if self.halved else ""  # ruling E62
+        return f"Chinese reinforcements (9.7): die {self.roll}{why} -> {self.count}"
 
 
 @event_type("ichigo.UnitsWithdrawn")
@@ -541,9 +552,11 @@ class ShipmentRolled:
         return replace(state, units=units, aa14_closed=state.aa14_closed or self.count == 0, aa14_turn=state.turn)
 
     def describe(self) -> str:
-        fates = ", ".join(f"{u} {f}" for u, f in sorted(self.fates.items())) or "none"
+        # ruling E63: the die less one (9.4), and the 1st SF Group set aside unrolled (11.28)
+        fates = ", ".join(f"{u} {'set aside, no survival roll (11.28)' if f == 'sf' else f}"
+                          for u, f in sorted(self.fates.items())) or "none"
         tail = "; no more 14AA units (5.3 item 8)" if self.count == 0 else ""
-        return f"14AA shipment: die {self.roll} -> {self.count} unit(s): {fates}{tail}"
+        return f"14AA shipment (9.4): die {self.roll} - 1 -> {self.count} unit(s): {fates}{tail}"
 
 
 @event_type("ichigo.AerialSupplyPlaced")

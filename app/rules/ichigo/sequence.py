@@ -485,11 +485,21 @@ SUPPLY = order("supply HEX", "Ichi-Go 7.8", "place the US Aerial Supply Marker o
                forbidden=(("supply HEX HEX [HEX ...]", "Ichi-Go 7.8",
                            "there is one US Aerial Supply Marker: it supplies the US units of one hex"),))
 STAY = order("stay", "Ichi-Go 11.24", "do not advance / make no momentum attack")
-ROLL = order("roll", "Ichi-Go 5.2", "roll (Causeway or Philippines at the start of Turn 7; airpower in Phase IV)")
+# the `roll` of each moment, helped by what it rolls for (ruling E64: one help for both read "airpower in Phase IV"
+# at the start of a turn and never named the B-29 roll)
+TURN_ROLL = order("roll", "Ichi-Go 5.2", "roll: at the start of Turn 7 the Causeway or Philippines check (5.2); once "
+                                         "Causeway is launched, this turn's B-29 roll, a raid on 1-3 (8.9)")
+AIRPOWER_ROLL = order("roll", "Ichi-Go 8.1", "roll for airpower: the Japanese player's roll makes both players' dice "
+                                             "(ruling E7), the difference in markers to the higher (8.1, 8.7)")
+ATTACK_FORMS = dict(candidates=_attack_candidates, defaults={"tanks": 0},
+                    forbidden=(("attack HEX HEX [HEX ...] with UNITS [tanks N:tanks] [sf:sf]", "Ichi-Go 11.2",
+                                "only one hex may be the object of an attack: attack each hex by its own order"),))
 ATTACK = order("attack HEX with UNITS [tanks N:tanks] [sf:sf]", "Ichi-Go 11.0",
-               "attack one adjacent enemy hex with named units", _attack_candidates, defaults={"tanks": 0},
-               forbidden=(("attack HEX HEX [HEX ...] with UNITS [tanks N:tanks] [sf:sf]", "Ichi-Go 11.2",
-                           "only one hex may be the object of an attack: attack each hex by its own order"),))
+               "attack one adjacent enemy hex with named units", **ATTACK_FORMS)
+# ruling E65: the momentum attack offered says what 11.25 allows, not the help of any attack
+MOMENTUM_ATTACK = order("attack HEX with UNITS [tanks N:tanks] [sf:sf]", "Ichi-Go 11.25",
+                        "a momentum attack, now or never: units that advanced, from the hex just taken against one "
+                        "adjacent enemy hex; no tank regiments or 1st SF (11.25, 11.28)", **ATTACK_FORMS)
 ENTER = order("enter UNITS at HEX", "Ichi-Go 9.1",
               "enter Japanese reinforcements (the Kwantung Army too, 5.3 item 6) at a north-edge source or a rail "
               "city; the Formosa Garrison on Formosa (5.3 item 5); 14AA survivors at a friendly port or on the "
@@ -569,7 +579,7 @@ class Momentum(Decided):
         return Owed("a momentum attack from the hex just taken, or stay (Ichi-Go 11.25)", data["from"],
                     "any of these units, against one adjacent enemy hex", _units(state, data["units"]))
 
-    @ATTACK
+    @MOMENTUM_ATTACK
     def attack(self, em: Decision, hex: str, units: list[str], tanks: int, sf: bool) -> None:
         if tanks or sf:
             em.refuse("Ichi-Go 11.25", "tank regiments and the 1st SF never join momentum attacks")
@@ -809,7 +819,7 @@ class TurnStart(InPhase):
                                    f"turn's is made ({'a raid' if state.b29_ok or state.b29_hex else 'no raid'})")
         return None
 
-    @ROLL
+    @TURN_ROLL
     def roll(self, em: Decision) -> None:
         if em.state.causeway is None:
             causeway.causeway_roll(em)
@@ -1004,7 +1014,7 @@ class AirPhase(InPhase):
                                   "that roll), and this turn's roll is made"
         return None
 
-    @ROLL
+    @AIRPOWER_ROLL
     def roll(self, em: Decision) -> None:
         airpower.airpower_roll(em)
 

@@ -150,19 +150,28 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     return japanese if side == "japanese" else -japanese
 
 
-def final_outcome(state: State) -> ev.GameEnded:
+def tally(state: State) -> tuple[str, int, list[str], str | None]:
+    """The Japanese VP tally as the map stands (4.2 without Causeway, 4.3 once it is launched): the case, the points,
+    each award and debit counted, and who the tally gives the game to (None: a draw)."""
     if state.causeway:
-        vp, items = vp_causeway(state)
+        (vp, items), case = vp_causeway(state), "Ichi-Go 4.3"
         t = state.data.scenario["victory"]["causeway"]
-        case = "Ichi-Go 4.3"
     else:
-        vp, items = vp_no_causeway(state)
+        (vp, items), case = vp_no_causeway(state), "Ichi-Go 4.2"
         t = state.data.scenario["victory"]["no_causeway"]
-        case = "Ichi-Go 4.2"
-    if vp <= int(t["chinese_win_max"]):
-        winner = "allied"
-    elif vp >= int(t["japanese_win_min"]):
-        winner = "japanese"
-    else:
-        winner = None
+    winner = "allied" if vp <= int(t["chinese_win_max"]) else "japanese" if vp >= int(t["japanese_win_min"]) else None
+    return case, vp, items, winner
+
+
+def standing(state: State) -> dict:
+    """Ichi-Go 4.2, 4.3 as both players look over the map (rules version 17, ruling E60): the running Japanese VP
+    tally, what it counts, and what it would give at the end of the last turn. Public: control (3.5) and where units
+    stand (every stack shows its top unit, 6.6) are on the map for both players."""
+    case, vp, items, winner = tally(state)
+    return {"case": case, "vp": vp, "counted": items, "outcome_now": winner or "draw",
+            "last_turn": state.last_turn()}
+
+
+def final_outcome(state: State) -> ev.GameEnded:
+    case, vp, items, winner = tally(state)
     return ev.GameEnded(winner, f"{case}: {vp} Japanese VP ({'; '.join(items) or 'none'})")

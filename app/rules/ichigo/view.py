@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.rules.base import Command, Previews
-from app.rules.ichigo import combat
+from app.rules.ichigo import combat, victory
 from app.rules.ichigo.data_load import load
 from app.rules.ichigo.state import State
 from app.rules.kernel.mapfile import GameMap
@@ -66,11 +66,29 @@ def view(state: State, side: str | None) -> dict:
         "winner": state.winner, "end_reason": state.reason,
         "pending": [{"kind": p["kind"], "side": p["side"]} for p in state.pending],
     }
+    if state.since(17):  # rules version 17 (ruling E60): what lies on the table beside the map, for both players
+        out["victory"] = victory.standing(state)
+        out["aerial_supply"] = {"hex": state.aerial_hex, "placed_this_turn": state.aerial_turn == state.turn}
+        out["b29_raid"] = b29_raid(state)
+        out["china_collapse_rolled"] = state.collapse_checked
+        out["airlift_used_this_turn"] = state.airlift_turn == state.turn  # 8.10 (the airdrop uses it too, 8.11)
+        out["airborne_dropped"] = state.airdropped  # 8.11: one airdrop a game
+        out["aa14_closed"] = state.aa14_closed  # 5.3 item 8, 9.4: a 0 ends 14AA arrivals
     if side is not None:
         out["own_off_map"] = sorted(
             [{"id": u.id, "status": u.status, "entry_turn": u.entry_turn}
              for u in state.units.values() if not u.on_map and u.side == side and u.tried], key=lambda x: x["id"])
     return out
+
+
+def b29_raid(state: State) -> dict:
+    """Ichi-Go 8.9 (rules version 17, ruling E60): without Causeway, whether the one raid of the game is made; once
+    Causeway is launched, this turn's roll: None before it, else whether it gave a raid (1-3) or not (4-6)."""
+    if not state.causeway:
+        return {"once_a_game": True, "made": state.b29_used}
+    rolled = state.b29_rolled == state.turn
+    return {"once_a_game": False, "this_turn": None if not rolled else
+            "raid" if state.b29_ok or state.b29_hex else "no raid"}
 
 
 def game_map(state: State | None) -> GameMap:
