@@ -37,7 +37,7 @@ PINNED = [
     # a Dai Senso game created under rules version 11 or before decides as it did
     ("daisenso@11", "august-storm", 16, "e77ef88c13419b15", "stop", "advance kw-44-army.2", "advance kw-44-army.2"),
     # Formosa since rules version 23 (ruling F171: the view's score names its level of victory, so every seed is
-    # drawn anew)
+    # drawn anew; F173: an assault lists no LP)
     ("formosa", "1", 75, "8c2644fc57d8a3b4", "end", "end", "end"),
     # Formosa since rules version 14 (ruling F128: the listed landings carry an engineer, so random draws anew)
     ("formosa@22", "1", 75, "aaea8c4983bdb05d", "end", "end", "end"),

@@ -835,7 +835,8 @@ def _extras(state: State, side: str, units: list[Unit], *, attacking: bool = Tru
             air: bool = True) -> list[dict[str, int]]:
     """Ruling F155 (rules version 20): each set of the optional extras a combat may be given that the side holds:
     Allied naval gunfire, US and Commonwealth, up to two with a unit of that nationality and (but in an assault)
-    one in a coastal hex (17.0, 16.0, 5.1 item 3); LP, the Allies two attacking, else one (15.4.1); the air supply
+    one in a coastal hex (17.0, 16.0, 5.1 item 3); LP, the Allies two attacking, else one (15.4.1; never in an
+    assault from rules version 23, 10.2.2, ruling F173); the air supply
     unit unused this GT (19.4, never with LP: one needs a line, the other none; never an assault, 10.2.2). A cheap
     reading of what the side has: the decider judges each (lines of supply, the B-29's hex, 25.3)."""
     gunfire = [(0, 0)]
@@ -845,7 +846,8 @@ def _extras(state: State, side: str, units: list[Unit], *, attacking: bool = Tru
         nats = {state.spec(u.id).nationality for u in units}
         us, cw = (min(state.naval.get(key, 0), limit) if nat in nats else 0 for key, nat, _ in GUNFIRE_KEYS)
         gunfire = [(n, c) for n in range(us + 1) for c in range(cw + 1) if n + c <= limit]
-    lps = range(min(state.lp.get(side, 0), 2 if side == "allied" and attacking else 1) + 1)
+    lps = range(1) if assault and state.since(23) else range(  # ruling F173: no LP in an assault
+        min(state.lp.get(side, 0), 2 if side == "allied" and attacking else 1) + 1)
     airs = (False, True) if (air and not assault and side == "allied" and state.air.get("air-supply", 0)
                              and state.air_supply_turn != state.turn) else (False,)
     return [{"n": n, "cw": c, "lp": lp, "air": int(a)} for n, c in gunfire for lp in lps for a in airs

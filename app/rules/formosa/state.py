@@ -131,7 +131,9 @@ OUT = "out"
 # 23 ruling F171: the score both players read names the level of victory it gives (4.2's table); the view, so the
 #    automated seats' seed, changes, so a game created under 1-22 shows the score it was played with; ruling F172:
 #    a position places an Allied static unit (a US heavy weapons group) nowhere on the map (13.1, 8.1 item 2 c,
-#    10.2, 21.0); a game created under 1-22 read its position with F118's port hexes
+#    10.2, 21.0); a game created under 1-22 read its position with F118's port hexes; ruling F173: an amphibious
+#    assault spends no LP (10.2.2 "but not ground attack", the charts' Ground Attack Shift), refused and unlisted;
+#    a game created under 1-22 spends them as played
 RULES_VERSION = 23
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
