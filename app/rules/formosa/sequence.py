@@ -668,7 +668,8 @@ class Invasion(Phase):
 
     @order("assault HEX [from HEX:seas [HEX:seas ...]] [gunfire N] [cw-gunfire N:cw] [lp N:lp]", "Formosa 10.2.2",
            "the stacks at sea next to a Japanese-held coastal hex (all of them, or those in the sea hexes named) "
-           "attack it, with up to 2 naval gunfire (17.0) and 1 or 2 LP (15.4.1)", _assault_candidates,
+           "attack it, with up to 2 naval gunfire (17.0); no LP since rules version 23 (10.2.2, F173)",
+           _assault_candidates,
            forbidden=(("assault HEX [from HEX:seas [HEX:seas ...]] [gunfire N] [cw-gunfire N:cw] [lp N:lp] supply air",
                        "Formosa 10.2.2", "an amphibious assault cannot be supported by air supply (19.4)"),))
     def assault(self, d: Decision, hex: str, seas: list[str], n: int = 0, cw: int = 0, lp: int = 0) -> None:
