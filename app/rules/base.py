@@ -229,7 +229,8 @@ class Optional(Protocol):
     analysis.py; docs/replay.md). What `view(state, side)` may carry for them: "units" (entries {id, side, hex,
     strength, steps, ...}, hex None off the map; `view(state, None)` is the referee's), "control" ({hex: side}),
     "victory_hexes", "score" (the game's own running measure of victory, charted turn by turn: {"name", "value"},
-    Olympic's American Casualty Points, or {"name", "by_side": {side: number}}, Formosa's victory points) and
+    Olympic's American Casualty Points, or {"name", "by_side": {side: number}}, Formosa's victory points, with
+    "level", the level of victory they give) and
     "turn" (the turn the charts count by). A unit's entry may say what its counter shows, each only where the
     side may know it (app/projections/counters.py draws them): "nation" (or "nationality": whose colours it
     wears), "type" (infantry, armor, artillery, marine...), "size" (division, brigade, regiment...), "factors"

@@ -365,12 +365,13 @@ def test_8_1_12_2_a_position_places_no_unit_where_no_rule_could_have_brought_it_
         assert f"{uid} is mechanized" in str(err.value) and "Formosa 12.2, 8.1; rulings F115, F118" in str(err.value)
     assert GAME.initial_state("1", {"position": position(units={**position()["units"], "jp-armor-1": road})})
     plain = next(h for h in AROUND if not gmap.features_of(Hex.parse(h)))
-    for uid, case in (("jp-cd-1", "Formosa 8.1"), ("jp-hw-1", "Formosa 8.1"), ("us-hw-1", "Formosa 8.1")):
+    for uid, why in (("jp-cd-1", "Formosa 8.1; ruling F118"), ("jp-hw-1", "Formosa 8.1; ruling F118"),
+                     ("us-hw-1", "Formosa 13.1; ruling F118, F172")):  # F172: an Allied one on no hex at all
         with pytest.raises(SetupError) as err:
             GAME.initial_state("1", {"position": position(units={**position()["units"], uid: plain})})
         assert f"{uid} (heavy-weapons) is static" in str(err.value) or f"{uid} (coastal-defense) is static" in str(
             err.value)
-        assert f"({case}; ruling F118)" in str(err.value)
+        assert f"({why})" in str(err.value)
     port = next(str(h) for h in sorted(D.ports()) if str(h) != FIELD)
     placed = GAME.initial_state("1", {"position": position(units={**position()["units"], "jp-cd-1": port})})
     assert placed.units["jp-cd-1"].where == port  # a port, where 8.1 deploys it

@@ -11,7 +11,7 @@ from formosa_given import given, of, play, refused, when
 from formosa_map import D, M, ring, shore
 
 from app.rules.base import Command
-from app.rules.formosa import GAME
+from app.rules.formosa import GAME, played_under
 from app.rules.formosa.airpower import SupportReturned
 from app.rules.formosa.events import (
     AirSupplyFlown,
@@ -77,7 +77,9 @@ def test_f86_support_for_an_assault_nobody_opposes_returns_unused_at_the_end_of_
 
 
 def test_15_4_1_an_assault_spends_lp_and_the_japanese_defender_answers_with_his_f22():
-    state = at_sea({"jp-9-7": BEACH, "jp-cd-1": BEACH}, lp={"allied": 3, "japanese": 2}, naval={"gunfire": 1})
+    # a game created under rules 1-22: since 23 an assault takes no LP (10.2.2, ruling F173, test_formosa_walk23)
+    state = played_under(at_sea({"jp-9-7": BEACH, "jp-cd-1": BEACH}, lp={"allied": 3, "japanese": 2},
+                                naval={"gunfire": 1}), "22")
     state = play(state, "allied", f"land {SEA} with {' '.join(FOUR)}")
     shown = preview(state, "allied", f"assault {BEACH} gunfire 1 lp 2")
     assert {"amount": 2, "case": "Formosa 15.4.1", "reason": "LP spent attacking"} in shown["shifts"]

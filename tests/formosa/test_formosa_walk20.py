@@ -115,9 +115,13 @@ def test_10_2_2_the_list_offers_an_assault_by_every_set_of_the_stacks_at_sea_wit
     assert all(state.at_sea(state.units[u]) for u in ("us-7-17", "us-7-32", "us-7-184"))
     groups = [""] + [" from " + " ".join(g) for k in (1, 2) for g in combinations(sorted(seas), k)]
     typed = {f"assault {beach}{g} {e}".strip() for g in groups for e in _extras(air=False)}
-    accepted = {t for t in typed if _accepted(state, "allied", t)}
+    played = played_under(state, "22")  # since rules version 23 no LP in an assault (ruling F173)
+    accepted = {t for t in typed if _accepted(played, "allied", t)}
     assert len(accepted) == 7 * 3 * 3  # every set of the three stacks, gunfire 0-2, LP 0-2
-    assert _listed(state, "allied", beach, "assault") == accepted
+    assert _listed(played, "allied", beach, "assault") == accepted
+    now = {t for t in typed if _accepted(state, "allied", t)}
+    assert now == {t for t in accepted if " lp " not in f"{t} "} and len(now) == 7 * 3
+    assert _listed(state, "allied", beach, "assault") == now
     assert len(_listed(played_under(state, "19"), "allied", beach, "assault")) == 6  # ruling F155: as played
 
 

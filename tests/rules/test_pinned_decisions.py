@@ -40,8 +40,11 @@ PINNED = [
      "advance kw-44-army.2"),
     # a Dai Senso game created under rules version 11 or before decides as it did
     ("daisenso@11", "august-storm", 16, "e77ef88c13419b15", "stop", "advance kw-44-army.2", "advance kw-44-army.2"),
+    # Formosa since rules version 23 (ruling F171: the view's score names its level of victory, so every seed is
+    # drawn anew; F173: an assault lists no LP)
+    ("formosa", "1", 75, "8c2644fc57d8a3b4", "end", "end", "end"),
     # Formosa since rules version 14 (ruling F128: the listed landings carry an engineer, so random draws anew)
-    ("formosa", "1", 75, "aaea8c4983bdb05d", "end", "end", "end"),
+    ("formosa@22", "1", 75, "aaea8c4983bdb05d", "end", "end", "end"),
     # a Formosa game created under rules versions 7-13 (ruling F113: the Allied view changed, and with it the seed
     # random draws from) decides as it did
     ("formosa@13", "1", 75, "b22000eb6d1ddfbd", "attack 1014 with us-11ab-187 us-1mar-5 us-1mar-7", "support 1014 1",

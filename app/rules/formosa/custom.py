@@ -80,7 +80,7 @@ def _terrain_problem(state: State, uid: str, h: str) -> str:
         return ""
     static = movement.static_refusal(state, uid, h)
     if static:
-        return f"{static[1]} ({static[0]}; ruling F118)"
+        return f"{static[1]} ({static[0]}; ruling F118{', F172' if static[0] == 'Formosa 13.1' else ''})"
     if movement.closed_to(state, uid, h):
         terrain = state.data.map.terrain_of(Hex.parse(h))
         return (f"{uid} is mechanized: it enters {terrain} only along a road or railroad, and none runs through {h} "

@@ -45,8 +45,9 @@ def assault(d: Decision, hex: str, gunfire: int, lp: int = 0, cw_gunfire: int = 
             seas: list[str] | None = None) -> None:
     """10.2.2, F24, F108: the stacks at sea next to `hex` (all of them, or those in `seas`: since rules version 5
     the Allied player chooses which combine) attack it as one combat, in the Invasion Phase, with naval gunfire
-    (17.0 item 1), the ground support placed on `hex` (16.3, F86) and LP (15.4.1: the marker supplies the units
-    at sea, 19.2), never air supply; the defender may answer with his LP (F22) as in any combat."""
+    (17.0 item 1) and the ground support placed on `hex` (16.3, F86), never air supply, and from rules version 23
+    (ruling F173) never LP, the charts' "Ground Attack Shift" (before, LP as 15.4.1: the marker supplies the units
+    at sea, 19.2); the defender may answer with his LP (F22) as in any combat."""
     state: State = d.state
     if state.combat is not None:
         d.refuse("Formosa 15.0", "the combat under way is not over")
@@ -67,6 +68,9 @@ def assault(d: Decision, hex: str, gunfire: int, lp: int = 0, cw_gunfire: int = 
     if not attackers:
         d.refuse(C, f"no assaulting stack at sea can assault {hex}: land units on a marker in an all-sea hex next "
                     "to it first")
+    if lp and state.since(23):  # ruling F173
+        d.refuse("Formosa 10.2.2", "an amphibious assault is supported by naval gunfire and tactical air, not by a "
+                                   "ground attack shift (LP, 15.4.1)")
     combat.check_support(d, attackers, gunfire=gunfire, lp=lp, assault=hex, cw_gunfire=cw_gunfire)
     for u in state.at(hex, "japanese"):
         if u.concealed:
@@ -163,8 +167,8 @@ def end_phase(d: Decision) -> None:
 
 
 def candidates(state: State):
-    """The hexes the stacks at sea may assault (by all the stacks next to it, or by one, F108), and gunfire and LP
-    for them (17.0, 15.4.1)."""
+    """The hexes the stacks at sea may assault (by all the stacks next to it, or by one, F108), and gunfire and, in
+    a game created under rules 1-22, LP for them (17.0, 15.4.1; ruling F173)."""
     hexes = sorted({h for u in waiting(state) for h in targets(state, u.where)})
     gunfire = min(state.naval.get("gunfire", 0), state.data.charts["stacking"]["gunfire_per_combat"])
     for h in hexes:
@@ -175,7 +179,7 @@ def candidates(state: State):
                 yield {"hex": h, "seas": [sea]}
         if gunfire:
             yield {"hex": h, "n": gunfire}
-        if state.lp["allied"] >= 1:
+        if state.lp["allied"] >= 1 and not state.since(23):
             yield {"hex": h, "lp": 1}
 
 

@@ -156,12 +156,18 @@ STATIC_PLACES = {("japanese", "coastal-defense"): ({"major-port", "minor-port"},
 
 def static_refusal(state: State, uid: str, hex: str) -> tuple[str, str] | None:
     """(case, message) when static unit `uid` could never stand in `hex`: static units never move (2.4, 11.1),
-    so one is only ever where 8.1 deploys it (coastal defense in a port, heavy weapons in a city or town, an
-    Allied one on a functional port: 8.1 item 2 c), the PW Camp in a town that is not a city (25.10)."""
+    so one is only ever where 8.1 deploys it (coastal defense in a port, heavy weapons in a city or town, the PW
+    Camp in a town that is not a city: 25.10). An Allied one (a US heavy weapons group) is deployed on the map only
+    on a functional port (8.1 item 2 c), where the engineer base is already the one static unit 13.1 allows: from
+    rules version 23 (ruling F172) it stands on no hex; a game created under 1-22 allowed any port (F118)."""
     spec = state.spec(uid)
     place = STATIC_PLACES.get((spec.side, spec.type))
     if place is None:
         return None
+    if spec.side == "allied" and state.since(23):  # ruling F172: no rule brings one onto the map
+        return "Formosa 13.1", (f"{uid} ({spec.type}) is static: no rule brings it onto Formosa (8.1 item 2 c "
+                                f"deploys it only on a functional port, whose engineer base is the one static unit "
+                                f"13.1 allows; 10.2 and 21.0 carry mobile units only), so never into {hex}")
     wanted, case, what = place
     feats = state.data.map.features_of(H(hex))
     if feats & wanted and not (spec.type == "pw-camp" and "city" in feats):

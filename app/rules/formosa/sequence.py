@@ -668,7 +668,8 @@ class Invasion(Phase):
 
     @order("assault HEX [from HEX:seas [HEX:seas ...]] [gunfire N] [cw-gunfire N:cw] [lp N:lp]", "Formosa 10.2.2",
            "the stacks at sea next to a Japanese-held coastal hex (all of them, or those in the sea hexes named) "
-           "attack it, with up to 2 naval gunfire (17.0) and 1 or 2 LP (15.4.1)", _assault_candidates,
+           "attack it, with up to 2 naval gunfire (17.0); no LP since rules version 23 (10.2.2, F173)",
+           _assault_candidates,
            forbidden=(("assault HEX [from HEX:seas [HEX:seas ...]] [gunfire N] [cw-gunfire N:cw] [lp N:lp] supply air",
                        "Formosa 10.2.2", "an amphibious assault cannot be supported by air supply (19.4)"),))
     def assault(self, d: Decision, hex: str, seas: list[str], n: int = 0, cw: int = 0, lp: int = 0) -> None:
@@ -835,7 +836,8 @@ def _extras(state: State, side: str, units: list[Unit], *, attacking: bool = Tru
             air: bool = True) -> list[dict[str, int]]:
     """Ruling F155 (rules version 20): each set of the optional extras a combat may be given that the side holds:
     Allied naval gunfire, US and Commonwealth, up to two with a unit of that nationality and (but in an assault)
-    one in a coastal hex (17.0, 16.0, 5.1 item 3); LP, the Allies two attacking, else one (15.4.1); the air supply
+    one in a coastal hex (17.0, 16.0, 5.1 item 3); LP, the Allies two attacking, else one (15.4.1; never in an
+    assault from rules version 23, 10.2.2, ruling F173); the air supply
     unit unused this GT (19.4, never with LP: one needs a line, the other none; never an assault, 10.2.2). A cheap
     reading of what the side has: the decider judges each (lines of supply, the B-29's hex, 25.3)."""
     gunfire = [(0, 0)]
@@ -845,7 +847,8 @@ def _extras(state: State, side: str, units: list[Unit], *, attacking: bool = Tru
         nats = {state.spec(u.id).nationality for u in units}
         us, cw = (min(state.naval.get(key, 0), limit) if nat in nats else 0 for key, nat, _ in GUNFIRE_KEYS)
         gunfire = [(n, c) for n in range(us + 1) for c in range(cw + 1) if n + c <= limit]
-    lps = range(min(state.lp.get(side, 0), 2 if side == "allied" and attacking else 1) + 1)
+    lps = range(1) if assault and state.since(23) else range(  # ruling F173: no LP in an assault
+        min(state.lp.get(side, 0), 2 if side == "allied" and attacking else 1) + 1)
     airs = (False, True) if (air and not assault and side == "allied" and state.air.get("air-supply", 0)
                              and state.air_supply_turn != state.turn) else (False,)
     return [{"n": n, "cw": c, "lp": lp, "air": int(a)} for n, c in gunfire for lp in lps for a in airs

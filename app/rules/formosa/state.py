@@ -128,7 +128,13 @@ OUT = "out"
 #    ruling F169: an order answering a decision, or of the set-up, given where none is owed names the case of its
 #    moment (`sequence.AT_ITS_MOMENT`), not 6.1; a game created under 1-21 names 6.1 as played
 #    ruling F170: a unit set up off Formosa is refused naming 24.1 with ruling F33, not the ruling alone
-RULES_VERSION = 22
+# 23 ruling F171: the score both players read names the level of victory it gives (4.2's table); the view, so the
+#    automated seats' seed, changes, so a game created under 1-22 shows the score it was played with; ruling F172:
+#    a position places an Allied static unit (a US heavy weapons group) nowhere on the map (13.1, 8.1 item 2 c,
+#    10.2, 21.0); a game created under 1-22 read its position with F118's port hexes; ruling F173: an amphibious
+#    assault spends no LP (10.2.2 "but not ground attack", the charts' Ground Attack Shift), refused and unlisted;
+#    a game created under 1-22 spends them as played
+RULES_VERSION = 23
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
 

@@ -81,6 +81,15 @@ def score(state: State) -> dict[str, int]:
     return {"allied": allied, "japanese": japanese}
 
 
+def scored(state: State) -> dict:
+    """The view's score: each side's VP (`score`) and, from rules version 23 (ruling F171), the level of victory
+    4.2's table gives them, as the end of the game would name it now. A game created under 1-22 shows the VP alone
+    (the view is what an automated seat draws its seed from)."""
+    by_side = score(state)
+    level = {"level": state.data.victory_level(by_side["allied"] - by_side["japanese"])} if state.since(23) else {}
+    return {"name": "Victory points (Formosa 4.2)", "by_side": by_side, **level}
+
+
 def view(state: State, side: str | None) -> dict:
     placing = still_to_place(state)
     units, counts = [], {}
@@ -114,7 +123,7 @@ def view(state: State, side: str | None) -> dict:
         "markers": {k: v for k, v in state.markers.items() if mine(k)},
         "victory_hexes": sorted(str(h) for h in state.data.sudden_death_hexes()),
         # 4.2 as it would count now (public: control is occupation, the Allied displays are public, F7)
-        "score": {"name": "Victory points (Formosa 4.2)", "by_side": score(state)},
+        "score": scored(state),
         "control": {h: "allied" for h in sorted(state.occupied("allied"))},
         "units": units,
         "pending": pending,
