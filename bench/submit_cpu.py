@@ -10,6 +10,7 @@ read from /proc once it has sent what the burst queued.
     python bench/submit_cpu.py --submit-floor [--requests 200]: the submit beside the same order on a plain route
     python bench/submit_cpu.py --submit-floor --read-floor: both, one after the other, in one run
     python bench/submit_cpu.py --kept-state [--requests 200]: an order decided on the kept state against on a load
+    python bench/submit_cpu.py --counts [--requests 200]: what one submit does, counted (statements, JSON, digests)
     python bench/submit_cpu.py --overlap [CLIENTS] [--requests 100] [--device-us 220]: the answer made while the
         fsync runs, or after it (--device-us: a modelled disk, the database in memory)
 
@@ -479,6 +480,77 @@ def overlap(count: int, rounds: int = 7, clients: int = 1, device_us: int | None
           f"(lowest {differences[0] * 1e3:.2f}, highest {differences[-1] * 1e3:.2f})")
 
 
+COUNTED = {  # what `counts` counts a request: label -> a part of the profiler's "file:(function)" for it
+    "JSON texts parsed (json.loads)": "json/__init__.py:(loads)",
+    "JSON texts made (json.dumps: the answer)": "json/__init__.py:(dumps)",
+    "canonical JSON texts (payloads, snapshots)": "envelope.py:(canonical_json)",
+    "SHA-256 digests (chain, token)": "_hashlib.openssl_sha256",
+    "Ed25519 signatures (receipt)": "Ed25519PrivateKey' objects",
+    "payloads decoded to events (decode_stored)": "registry.py:(decode_stored)",
+    "states folded (fold_all)": "state.py:(fold_all)",
+    "prompts worked out (states table)": "table.py:(_prompt)",
+    "orders parsed (states table)": "table.py:(_parse)",
+    "os.stat on the request's thread": "posix.stat",
+}
+
+
+def _counting(tally: collections.Counter, name: str, real):
+    """`real`, each call counted in tally[name]."""
+    def call(*args):
+        tally[name] += 1
+        return real(*args)
+    return call
+
+
+def counts(count: int) -> None:
+    """What one order submit does, counted (no time): the SQL statements each connection runs, by kind, and the
+    calls of COUNTED, a request, over `count` submits through the test client after as many to warm up (the same
+    requests as bench/table.py; deterministic, so a busy machine changes nothing)."""
+    import cProfile
+    import pstats
+    import re
+
+    app = app_for(tempfile.mkdtemp(prefix="hexledger-bench-"), "background")
+    app.extensions["hexledger_sender"].stop()
+    client = app.test_client()
+    made = games_for(client, 2 * count + ENDS_PER_GAME)
+    given, body = [0], json.dumps({"order": "end"})
+    synced: collections.Counter = collections.Counter()  # on any thread (the fsync runs on the syncing thread)
+    for name in ("fdatasync", "open"):
+        setattr(os, name, _counting(synced, name, getattr(os, name)))
+
+    def submit() -> None:
+        path, headers = order(made, given[0])
+        given[0] += 1
+        assert client.post(path, data=body, headers=headers).status_code == 201
+
+    for _ in range(count):
+        submit()
+    synced.clear()
+    store = app.extensions["hexledger_service"]().orders.store
+    statements: collections.Counter = collections.Counter()
+    words = re.compile(r"^\s*(\w+(?:\s+(?:INTO|FROM|IMMEDIATE)\s+\w+|\s+\w+)?)", re.IGNORECASE)
+    for conn in {store.db.conn, store.db.writer}:
+        conn.set_trace_callback(lambda sql: statements.update([words.match(sql).group(1).upper()]))
+    profile = cProfile.Profile()
+    profile.enable()
+    for _ in range(count):
+        submit()
+    profile.disable()
+    for conn in {store.db.conn, store.db.writer}:
+        conn.set_trace_callback(None)
+    calls = {f"{file}:({name})" if line else name: stats[1]  # by file and name: line numbers move between versions
+             for (file, line, name), stats in pstats.Stats(profile).stats.items()}
+    print(f"\none order submit ('end', skirmish, as bench/table.py gives it), counted over {count} submits (SQL: "
+          "each statement run, an executemany's once a row):")
+    for kind, n in sorted(statements.items(), key=lambda item: -item[1]):
+        print(f"{'SQL: ' + kind:52} {n / count:6.2f}")
+    for label, part in COUNTED.items():
+        print(f"{label:52} {sum(n for name, n in calls.items() if part in name) / count:6.2f}")
+    for name, label in (("fdatasync", "fdatasync (any thread)"), ("open", "files opened (os.open, any thread)")):
+        print(f"{label:52} {synced[name] / count:6.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=480)
@@ -491,11 +563,16 @@ def main() -> None:
                         help="only the answer made during the fsync against after it, through waitress (`overlap`)")
     parser.add_argument("--device-us", type=int, default=None,
                         help="with --overlap: the database in memory, each fsync followed by this long a wait")
+    parser.add_argument("--counts", action="store_true",
+                        help="only what one submit does, counted: SQL statements, JSON, digests, signatures (`counts`)")
     parser.add_argument("--submit-floor", action="store_true",
                         help="only the order submit against the same order on a plain route (`submit_floor`)")
     args = parser.parse_args()
     if args.overlap:
         overlap(args.requests, clients=args.overlap, device_us=args.device_us)
+        return
+    if args.counts:
+        counts(args.requests)
         return
     if args.kept_state:
         kept_state(args.requests)

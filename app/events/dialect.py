@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 
-from app.events.envelope import StoredEvent
+from app.events.envelope import StoredEvent, made_event
 
 EVENT_COLUMNS = "game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash, salt"
 """The events table's columns, in the order of `event_row`."""
@@ -40,8 +40,8 @@ def event_row(e: StoredEvent, payload: str) -> tuple:
 def stored_event(row: Sequence) -> StoredEvent:
     """The event of a row of EVENT_COLUMNS, each hash and the salt as its hexadecimal text again."""
     game, seq, type_, version, payload, actor, at, causation, prev_hash, hash_, salt = row
-    return StoredEvent(game, seq, type_, version, json.loads(payload), actor, at, causation, prev_hash.hex(),
-                       hash_.hex(), None if salt is None else salt.hex())
+    return made_event(game, seq, type_, version, json.loads(payload), actor, at, causation, prev_hash.hex(),
+                      hash_.hex(), None if salt is None else salt.hex())
 
 
 def head_of(row: Sequence | None) -> tuple[int, str] | None:

@@ -133,6 +133,21 @@ class StoredEvent:
         return cls(hash=unhashed.computed_hash(), **fields)
 
 
+_NEW, _SET = object.__new__, object.__setattr__
+
+
+def made_event(game_id: str, seq: int, type_: str, version: int, payload: dict, actor: str, at: str,
+               causation: int | None, prev_hash: str, hash_: str, salt: str | None = None) -> StoredEvent:
+    """`StoredEvent(...)` of the same fields, made without the frozen dataclass's `__init__` (one `object.__setattr__`
+    a field, eleven: 4.6 us against 2.0), for the store's paths that make one an event (`seal`, a row read): the same
+    object, frozen, equal, hashed and printed alike."""
+    event = _NEW(StoredEvent)
+    _SET(event, "__dict__", {"game_id": game_id, "seq": seq, "type": type_, "version": version, "payload": payload,
+                             "actor": actor, "at": at, "causation": causation, "prev_hash": prev_hash, "hash": hash_,
+                             "salt": salt})
+    return event
+
+
 @dataclass(frozen=True)
 class NewEvent:
     """An event to append: its body is already encoded and validated (app.events.registry.encode)."""
@@ -160,8 +175,8 @@ def seal(game_id: str, after_seq: int, prev_hash: str, events: list[NewEvent]) -
         salt = salts[2 * SALT_BYTES * n:2 * SALT_BYTES * (n + 1)]
         digest = sha256_hex(sealed_body_json(new.type, new.version, payload_json, new.actor, at, new.causation, salt))
         hash_ = chain_hash(game_id, seq, prev_hash, digest)
-        sealed.append(StoredEvent(game_id, seq, new.type, new.version, new.payload, new.actor, at, new.causation,
-                                  prev_hash, hash_, salt))
+        sealed.append(made_event(game_id, seq, new.type, new.version, new.payload, new.actor, at, new.causation,
+                                 prev_hash, hash_, salt))
         payloads.append(payload_json)
         prev_hash = hash_
     return sealed, payloads

@@ -6,7 +6,7 @@ from the latest snapshot at or before the wanted sequence number, if any, and fo
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from app.events import core
@@ -44,6 +44,9 @@ class GameMeta:
     standing_run: list = field(default_factory=list)
     draw_offer: str | None = None  # the side whose draw offer stands (core.DrawOffered), until answered
     vacations: dict = field(default_factory=dict)  # side -> [[start, until], ...] (core.VacationTaken), UTC
+
+
+_META_FIELDS = tuple(f.name for f in fields(GameMeta))
 
 
 def _with(meta: GameMeta, **changes) -> GameMeta:
@@ -349,7 +352,11 @@ def rules_key(rules: Rules) -> str:
 
 
 def encode(rules: Rules, state: GameState) -> dict:
-    return {"meta": asdict(state.meta), "game": rules.encode_state(state.game)}
+    """A state as a snapshot holds it. The metadata's fields are JSON data already (no dataclass inside them), read
+    here, not deep-copied as `asdict` would copy them (a third of a snapshot's encoding: issue 26); the caller
+    encodes the result and never changes it."""
+    meta = state.meta
+    return {"meta": {name: getattr(meta, name) for name in _META_FIELDS}, "game": rules.encode_state(state.game)}
 
 
 def decode_state(rules: Rules, data: dict) -> GameState:

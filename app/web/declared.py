@@ -19,8 +19,10 @@ def keep_declared(schema: Schema | type[Schema]) -> Cut:
     inner = {field.data_key or name: _cut(field) for name, field in schema.fields.items() if not field.load_only}
 
     if all(cut is None for cut in inner.values()):  # a flat answer (a legal order): only keys to drop
+        declared = inner.keys()
+
         def one(answer: Any) -> Any:
-            if not isinstance(answer, dict):
+            if not isinstance(answer, dict) or answer.keys() <= declared:  # nothing to drop: as it is (only encoded)
                 return answer
             return {key: value for key, value in answer.items() if key in inner}
     else:

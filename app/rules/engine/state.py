@@ -101,10 +101,13 @@ def encode(value: Any) -> Any:
     objects are sorted by key, and a state decoded from it must walk its units in the order a fold keeps them
     (the order of battle), or an automated seat or a candidate list walking them would choose differently after a
     snapshot than `verify`, which folds, finds."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        hints = _hints(type(value))
-        return {name: _pairs(getattr(value, name)) if _records_by_key(hint) else encode(getattr(value, name))
-                for name, hint in hints.items()}
+    kind = type(value)
+    if kind in _AS_IS:
+        return value
+    plan = _plan(kind)
+    if plan is not None:
+        return {name: _pairs(getattr(value, name)) if by_key else encode(getattr(value, name))
+                for name, by_key in plan}
     if isinstance(value, dict):
         return {str(k): encode(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -120,6 +123,19 @@ def decode(cls: type, raw: dict, data: Any = None):
     if any(f.name == "data" for f in dataclasses.fields(cls)):
         kwargs["data"] = data
     return cls(**kwargs)
+
+
+_AS_IS = frozenset({str, int, float, bool, type(None)})  # encoded as they are (their subclasses take the long way)
+
+
+@cache
+def _plan(cls: type) -> tuple[tuple[str, bool], ...] | None:
+    """How `encode` walks an instance of `cls`, worked out once a class: each field's name and whether it holds
+    records by key; None for a class that is not a dataclass (a snapshot encoded each field's type hint again for
+    every record of every state: issue 26)."""
+    if not dataclasses.is_dataclass(cls):
+        return None
+    return tuple((name, _records_by_key(hint)) for name, hint in _hints(cls).items())
 
 
 def _records_by_key(hint: Any) -> bool:
