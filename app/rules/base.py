@@ -121,6 +121,10 @@ class Previews:
 
     actions: tuple[str, ...]
     case: str
+    #: whether a preview names the one odds column the list of legal orders shows beside the order (`column`); False
+    #: where a die rolled before the combat's picks the column (Olympic's militia die, ruling R58), so the list
+    #: draws no preview for it
+    column: bool = True
 
     def why(self) -> str:
         return f"only {' and '.join(', '.join(self.actions).rsplit(', ', 1))} orders have a preview"

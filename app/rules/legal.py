@@ -263,7 +263,7 @@ def _accepted(rules: Rules, state: Any, side: str, text: str, actions: dict, sub
 def _odds(rules: Rules, state: Any, command: Command) -> tuple[str | None, str | None]:
     """The odds column a combat order's preview gives, and what may still change it before the die (the preview's
     `odds_note`: Dai Senso's defender declares its HQ's Ranged Support after the attack, 4.2.2 step 2)."""
-    if command.action not in ODDS_ACTIONS or not has_preview(rules):
+    if command.action not in ODDS_ACTIONS or not has_preview(rules) or not rules.previews.column:
         return None, None
     try:
         p = rules.preview(state, command)

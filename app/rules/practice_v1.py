@@ -201,6 +201,8 @@ def _distance(rules, state: Any, a: str, goals: list[str]) -> int | None:
 def _rate(rules, state: Any, command: Command, goals: list[str]) -> tuple[float, dict] | None:
     action, args = command.action, command.args
     if action in ATTACKS and getattr(rules, "preview", None) is not None:
+        if not rules.previews.column:  # no one column to rate by (Olympic's militia die): as a preview without one
+            return None
         try:
             seen = rules.preview(state, command)
         except (OrderError, ValueError, KeyError):

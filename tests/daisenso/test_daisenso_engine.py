@@ -362,14 +362,15 @@ def test_ds15_4_2_6_2_abda_loses_a_step_keeping_either_component():
         unit(raw, "jp-y", "jp-army", "w4724")
         raw["force_pool"]["western"]["br-fe-infantry"] = 1
 
-    for keep, gone in (("nei-infantry", "br-fe-infantry"), ("br-fe-infantry", "nei-infantry")):
+    for keep, held in (("nei-infantry", None), ("br-fe-infantry", "nei-infantry")):
         z = scenario("zhejiang", abda)
         _, z = when(z, "attack w4723 with jp-x jp-y", [5])  # 8 v 3 is 2-1, the river 1L: 1-1, die 5: 1/1
         assert z.combat.result == "1/1" and step(z) == "attacker-losses"
         _, z = when(z, "lose jp-x as jp-division")
         events, z = when(z, f"lose abda-1 as {keep}")
         lost = next(e for e in events if isinstance(e, StepLost))
-        assert (lost.replacement_kind, lost.box_kind, lost.from_holding) == (keep, gone, keep == "nei-infantry")
+        assert (lost.replacement_kind, lost.from_holding) == (keep, keep == "nei-infantry")
+        assert (lost.box_kind, lost.held_kind) == ("abda-army", held)  # the counter to its Force Pool (ruling D84)
         assert any(u.kind == keep and u.hex == "w4723" for u in z.units.values())
 
 
@@ -794,7 +795,7 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "19") == state and old.rules_version == 2
+    assert played_under(state, "20") == state and old.rules_version == 2
     assert played_under(state, "18").rules_version == 18  # version 18 put ZOC into every hex at sea by a coast (D82)
     assert played_under(state, "17").rules_version == 17  # version 17 broke a War Zone down to any Res (D79)
     assert played_under(state, "16").rules_version == 16  # version 16 listed fewer attacks and Exploitations (D71, D72)

@@ -80,7 +80,8 @@ def test_cli_preview_of_an_attack_is_the_service_preview_the_api_answers_with(ru
     before = run("log", game).output
     shown = run("preview", game, "--as", "american", order)
     assert "attack on 3236 (city, militia 3)" in shown.output
-    assert "die 1: column +2, +3, Dr 2/2, 6 Casualty Points" in shown.output
+    assert "militia die 1: militia 9 (x3), differential +3: column +2, +3\n  die 1: Dr 2/2, 6 Casualty Points" in (
+        shown.output)  # the militia tripled, then the combat die (ruling R58)
     as_json = json.loads(run("preview", game, "--as", "american", order, "--json").output)
     store = EventStore(run.db)
     try:
@@ -94,4 +95,4 @@ def test_cli_preview_of_an_attack_is_the_service_preview_the_api_answers_with(ru
     position.write_text(position.read_text().replace('phase = "combat"', 'phase = "reinforcement"'))
     later = run("new", "olympic", "--position", str(position)).output.strip()
     planned = run("preview", later, "--as", "american", order).output  # out of turn: a planning preview
-    assert "die 1: column +2, +3, Dr 2/2" in planned and "Planning: american may not give this order now" in planned
+    assert "column +2, +3\n  die 1: Dr 2/2" in planned and "Planning: american may not give this order now" in planned

@@ -73,8 +73,9 @@ def test_ruling_r28_a_tripled_militia_can_call_the_attack_off_after_its_die():
     assert called_off.unit(US_A).attacked and "3236" in called_off.attacked_hexes  # it took part: no second try
     refused(called_off, "american", "attack 3236 with 25-27", "Olympic 8.8")
     shown = GAME.preview(state, GAME.parse("attack 3236 with 25-27", "american", state))   # before it: die 1 says so
-    assert (shown["by_roll"][1]["result"], shown["by_roll"][1]["column"]) == ("called off", None)
-    assert "die 1: called off" in shown["text"].splitlines()
+    assert shown["militia_dice"][1] == {"factor": "3", "militia": "9", "differential": -5, "column": None}
+    assert shown["by_roll"][1]["by_militia"]["1"]["result"] == "called off"  # ruling R58: whatever the combat die
+    assert "militia die 1: militia 9 (x3), differential -5: called off (8.8 note 1)" in shown["text"].splitlines()
 
 
 def test_14_3_track_4_militia_doubled_defends_at_6_oo_10_and_is_destroyed_by_dr():
@@ -301,9 +302,10 @@ def test_preview_shows_every_die_face_by_the_code_the_order_runs_and_rolls_nothi
     shown = GAME.preview(state, command)
     assert shown["militia"] == 3 and shown["terrain"] == "city"
     assert (shown["hex"], shown["case"]) == ("3236", "Olympic 8.8")   # what the API answers and the page reads
-    assert shown["by_roll"][1] == {"result": "Dr 2/2", "column": "+2, +3", "casualty_points": 6,
-                                   "events": shown["by_roll"][1]["events"]}  # militia tripled: 12 vs 9
-    assert shown["by_roll"][6]["result"] == "De 3/10"  # militia halved: 12 vs 3/2 is +10, die 6
+    tripled = shown["by_roll"][1]["by_militia"]["1"]  # militia die 1, combat die 1 (ruling R58)
+    assert tripled == {"result": "Dr 2/2", "column": "+2, +3", "casualty_points": 6,
+                       "events": tripled["events"]}  # militia tripled: 12 vs 9
+    assert shown["by_roll"][6]["by_militia"]["6"]["result"] == "De 3/10"  # militia halved: 12 vs 3/2 is +10, die 6
     assert state.casualty_points == 0
 
 

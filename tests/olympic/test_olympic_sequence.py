@@ -124,7 +124,8 @@ def test_r29_a_game_of_rules_version_1_is_decided_as_it_was_played():
 
     state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
     old = played_under(state, "1")
-    assert played_under(state, "11") == state and old.rules_version == 1
+    assert played_under(state, "12") == state and old.rules_version == 1
+    assert played_under(state, "11") == replace(state, rules_version=11)  # version 11 kept R56 and R57 too
     assert played_under(state, "10") == replace(state, rules_version=10)  # version 10 kept R49 too
     assert played_under(state, "9") == replace(state, rules_version=9)  # version 9 kept R44 too
     assert played_under(state, "2") == replace(state, rules_version=2)  # version 2 kept R29's changes

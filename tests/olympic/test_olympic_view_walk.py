@@ -81,12 +81,12 @@ def test_ruling_r53_the_panel_of_a_special_attack_reads_the_faces_1_to_5_before_
         ("0", "Ex 10/10", 10)]
 
 
-def test_the_preview_of_an_attack_on_militia_says_its_die_shows_the_combat_die_face():
+def test_the_preview_of_an_attack_on_militia_says_its_die_is_rolled_first():
     state = given(units={US_A: "3235", US_B: "3235"})
     shown = GAME.preview(state, GAME.parse(f"attack {MIYAZAKI} with 25-27 25-35", "american", state))
     assert shown["text"].splitlines()[:2] == [
         "attack on 3236 (city, militia 3), Olympic 8.8",
-        "the militia die (14.3 track 4) is shown with the same face as the combat die"]
+        "the militia die (14.3 track 4) is rolled first, then the combat die"]
 
 
 def test_the_preview_of_an_amphibious_assault_is_read_from_the_sea():

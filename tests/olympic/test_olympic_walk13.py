@@ -35,10 +35,10 @@ def test_ruling_r54_the_preview_of_an_exchange_waiting_for_the_losses_counts_not
     combat costs 10 for each of the two attackers, 20, whichever are lost; the preview said 0 (no points were
     counted before the losses were chosen)."""
     state = given(units={JP4A: MIYAZAKI, US_A: "3235", US_B: "3336"}, beachheads=("3235", "3336"))
-    six = _preview(state, f"attack {MIYAZAKI} with 25-27 25-35")["by_roll"][6]
+    six = _preview(state, f"attack {MIYAZAKI} with 25-27 25-35")["by_roll"][6]["by_militia"]["6"]  # ruling R58
     assert (six["column"], six["result"], six["casualty_points"]) == ("+2, +3", "Ex 10/10", 20)
     shown = _preview(state, f"attack {MIYAZAKI} with 25-27 25-35")["text"].splitlines()
-    assert shown[-1] == ("die 6: column +2, +3, Ex 10/10, 20 Casualty Points; you eliminate attackers worth at "
+    assert shown[-1] == ("  die 6: Ex 10/10, 20 Casualty Points; you eliminate attackers worth at "
                          "least 7 strength points (Olympic 8.9)")
 
 

@@ -34,9 +34,12 @@ PINNED = [
     ("olympic", "solitaire", 45, "02ce30f2fabff22c", "jmove jp-107imb 1846 1746 1645",
      "jmove jp-107imb 1846 1746 1645", "jmove jp-107imb 1846 1746 1645"),
     ("daisenso", "strait", 7, "7549ed2d9c88733c", "lose jp-9-div", "lose jp-9-div", "lose jp-9-div"),
-    # Dai Senso since rules version 12 (ruling D62: no Exploitation listed where 4.2.2 or 4.2.8 bars it, so random
-    # draws from a shorter list)
-    ("daisenso", "august-storm", 16, "e77ef88c13419b15", "advance kw-44-army.2", "advance kw-44-army.2",
+    # Dai Senso since rules version 20 (ruling D85: the view of a combat shows its Exploitation Distance, so random
+    # draws anew; its game ends before 16 orders, so the walk is shorter)
+    ("daisenso", "august-storm", 10, "289787b1db88dcdb", "stop", "advance ru-infantry.1", "advance ru-infantry.1"),
+    # a Dai Senso game created under rules versions 12-19 (ruling D62: no Exploitation listed where 4.2.2 or 4.2.8
+    # bars it, so random draws from a shorter list) decides as it did
+    ("daisenso@19", "august-storm", 16, "e77ef88c13419b15", "advance kw-44-army.2", "advance kw-44-army.2",
      "advance kw-44-army.2"),
     # a Dai Senso game created under rules version 11 or before decides as it did
     ("daisenso@11", "august-storm", 16, "e77ef88c13419b15", "stop", "advance kw-44-army.2", "advance kw-44-army.2"),

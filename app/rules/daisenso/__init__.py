@@ -47,7 +47,9 @@ GAME = Game(
     # makes the hexside shift none (D9); 17: the list names every hex that may be attacked, every unit that may attack
     # it and every HQ that may support it (D71), and the Exploitation into the defending hex alone (D72); 18: breakdowns
     # by country (D79), odds under 1-3 written 1-3 (D80); 19: no ZOC from a Land hex into a hex at sea but across a
-    # Beachhead Hexside (D82), an adjacent HQ's Ranged Support spoils no Voluntary Retreat Conversion (D83)
+    # Beachhead Hexside (D82), an adjacent HQ's Ranged Support spoils no Voluntary Retreat Conversion (D83); 20: a
+    # Holding Box unit's counter to its Force Pool (D84), the view's Exploitation Distance (D85), a flipped counter
+    # removed as its own kind (D86)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={

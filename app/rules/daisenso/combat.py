@@ -713,18 +713,29 @@ def lose_step(d: Decision, uid: str, as_kind: str | None, pays: str) -> None:
     if k.flip:
         d.emit(StepLost(uid, pays, becomes=k.flip))
         return
+    replacement = {} if as_kind is None else {"replacement": f"{uid}.{state.serial + 1}", "replacement_kind": as_kind}
     if as_kind is not None and k.components:
-        other = next(c for c in k.components if c != as_kind)
         from_holding = as_kind in u.holding
-        gone = other
-        d.emit(StepLost(uid, pays, replacement=f"{uid}.{state.serial + 1}", replacement_kind=as_kind,
-                        from_holding=from_holding, box=_box(state, gone), box_kind=gone))
+        if state.since(20):  # ruling D84: the counter leaves as 4.2.6.2 says; so does its Holding Box unit if not kept
+            held = {} if from_holding else {"held_box": _box(state, u.holding[0]), "held_kind": u.holding[0]}
+            d.emit(StepLost(uid, pays, **replacement, from_holding=from_holding, box=_box(state, u.kind),
+                            box_kind=u.kind, **held))
+            return
+        gone = next(c for c in k.components if c != as_kind)  # version 19 and before: the counter vanished
+        d.emit(StepLost(uid, pays, **replacement, from_holding=from_holding, box=_box(state, gone), box_kind=gone))
         return
-    if as_kind is not None:  # the two-step counter leaves as an eliminated one does
-        d.emit(StepLost(uid, pays, replacement=f"{uid}.{state.serial + 1}", replacement_kind=as_kind,
-                        box=_box(state, u.kind), box_kind=u.kind))
-        return
-    d.emit(StepLost(uid, pays, box=_box(state, u.kind), box_kind=u.kind))
+    box, counter = removal(state, u)
+    d.emit(StepLost(uid, pays, **replacement, box=box, box_kind=counter))
+
+
+def removal(state: State, u: Unit) -> tuple[str, str]:
+    """4.2.6.2: where a counter removed from its location goes ("delay", "pool" or "" out of the game) and as which
+    kind: its own, the one it shows before the flips of its steps lost, so a US mech army flipped to its 4-4-1 side
+    keeps the mech's Delay Stripe (ruling D86, rules version 20; version 19 and before sent the side shown)."""
+    kind = u.kind
+    for _ in range(u.lost if state.since(20) else 0):
+        kind = next(k.id for k in state.data.kinds.values() if k.flip == kind)
+    return _box(state, kind), kind
 
 
 def _box(state: State, kind_id: str) -> str:

@@ -200,7 +200,9 @@ class StackRetreated:
 class StepLost:
     """4.2.6.2: a unit loses a step: it shows ``becomes`` (its other side), or ``replacement`` (a one-step
     ``replacement_kind`` from the Force Pool, or from its Holding Box) takes its place, or it is gone to ``box``
-    ("delay", "pool", or "" for out of the game). ``pays`` names the result it satisfies."""
+    ("delay", "pool", or "" for out of the game) as ``box_kind``; the Holding Box's unit, where the Force Pool's
+    component took the counter's place, is eliminated to ``held_box`` (ruling D84, rules version 20). ``pays`` names
+    the result it satisfies."""
 
     unit: str
     pays: str
@@ -210,6 +212,8 @@ class StepLost:
     from_holding: bool = False
     box: str | None = None
     box_kind: str | None = None
+    held_box: str | None = None
+    held_kind: str | None = None
 
     def apply(self, state: State) -> State:
         u = state.units[self.unit]
@@ -225,6 +229,7 @@ class StepLost:
                 if not self.from_holding:
                     state = replace(state, force_pool=box_add(state.force_pool, u.faction, self.replacement_kind, -1))
             state = _to_box(state, u.faction, self.box, self.box_kind)
+            state = _to_box(state, u.faction, self.held_box, self.held_kind)
         return _pay(state, self.pays, self.unit, self.unit if self.becomes else self.replacement)
 
     def describe(self) -> str:
@@ -233,6 +238,9 @@ class StepLost:
         where = {"delay": "to the Delay Box", "pool": "to the Force Pool"}.get(self.box or "", "out of the game")
         if self.replacement:
             gone = f"{self.box_kind} {where}"
+            if self.held_kind:
+                held = {"delay": "to the Delay Box", "pool": "to the Force Pool"}[self.held_box]
+                gone += f", {self.held_kind} from its Holding Box {held}"
             return f"{self.unit} loses a step: {self.replacement} ({self.replacement_kind}) takes its place, {gone}"
         return f"{self.unit} is eliminated ({where})"
 
@@ -484,15 +492,17 @@ class MarkersCleared:
 @event_type("daisenso.UnitEliminated")
 @dataclass(frozen=True)
 class UnitEliminated:
-    """4.3 step 3 (Axis units at sea) and D15 (overstacked at the end of a Combat Segment)."""
+    """4.3 step 3 (Axis units at sea) and D15 (overstacked at the end of a Combat Segment); ``kind`` is the counter's
+    where a flip made it show another (ruling D86, rules version 20)."""
 
     unit: str
     box: str
     case: str
+    kind: str | None = None
 
     def apply(self, state: State) -> State:
         u = state.units[self.unit]
-        return _to_box(_removed(state.with_units(**{self.unit: None}), u, 0), u.faction, self.box, u.kind)
+        return _to_box(_removed(state.with_units(**{self.unit: None}), u, 0), u.faction, self.box, self.kind or u.kind)
 
     def describe(self) -> str:
         return f"{self.unit} eliminated ({self.case})"

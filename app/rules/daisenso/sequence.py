@@ -135,9 +135,10 @@ def _markers(d: Decision) -> None:
         for u in sorted(state.units.values(), key=lambda x: x.id):
             if (u.faction == AXIS and state.kind(u).is_ground and not state.data.is_land(H(u.hex))
                     and u.hex not in beached):
-                gone = state.kind(u).leaves_game and state.since(10)  # the IG HQ (ruling D58; version 9: its pool)
-                d.emit(UnitEliminated(u.id, "" if gone else "delay" if state.kind(u).delay else "pool",
-                                      C + "4.3 step 3"))
+                box, kind = combat.removal(state, u)
+                if not box and not state.since(10):  # the IG HQ leaves the game (ruling D58; version 9: its pool)
+                    box = "delay" if state.kind(u).delay else "pool"
+                d.emit(UnitEliminated(u.id, box, C + "4.3 step 3", **({"kind": kind} if kind != u.kind else {})))
     _end_phase(d)
 
 
@@ -715,9 +716,9 @@ class Overstack(CaseStep):
         if u.hex not in overstacked(state, u.faction) or not state.kind(u).is_ground:
             d.refuse(C + "4.2.5.3", f"{unit} is not in an overstacked hex")
         then = state.pending[0]["then"]
+        box, kind = combat.removal(state, u)
         d.emit(DecisionMade("overstack", d.side),
-               UnitEliminated(unit, "" if state.kind(u).leaves_game else "delay" if state.kind(u).delay else "pool",
-                              "ruling D15"))
+               UnitEliminated(unit, box, "ruling D15", **({"kind": kind} if kind != u.kind else {})))
         if not settle_overstacks(d, then):
             enter(d, then)
 

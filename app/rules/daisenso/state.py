@@ -12,7 +12,7 @@ from app.rules.engine.state import SequencedState, replace
 
 SIDES = ("axis", "allied")
 AXIS = "axis"
-RULES_VERSION = 19  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
+RULES_VERSION = 20  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
 # 4: every CV Strike returns, a landing from an SNLF Beachhead-0, any marine's first step, a Holding Box unit's
 # kept component from the Force Pool (rulings D38-D41); 5: a landing sends enemy Detachment and Logistics markers to
 # the Delay Box (D42), the weather's Blitz ban is on units, not on a hex of markers alone (D43); 6: so does a
@@ -36,7 +36,10 @@ RULES_VERSION = 19  # the version new games are played under; 3: a marine's firs
 # Exploitation into the defending hex alone (D72); 18: a two-step unit breaks down only to a one-step unit that could
 # have combined it, a Minor Country's to its own country's (D79), and odds under 1-3 are written 1-3 (D80); 19: no
 # ZOC from a Land hex into a hex at sea but across a Beachhead Hexside (D82), and an HQ giving Ranged Support from
-# next to the defending hex does not count among the attackers for Voluntary Retreat Conversion (D83)
+# next to the defending hex does not count among the attackers for Voluntary Retreat Conversion (D83); 20: a
+# Holding Box unit's counter goes to its Force Pool, and so does the Holding Box's unit when the Force Pool's one is
+# kept (D84), a view of a combat shows its Exploitation Distance (D85), a flipped counter removed goes as its own
+# kind, the US mech's Delay Stripe kept (D86)
 
 
 def created_under(version: str | None) -> int:

@@ -44,8 +44,16 @@ def view(state: State, side: str | None) -> dict:
         "combat": None if c is None else {"target": c.target, "attackers": list(c.attackers),
                                           "attacker_hq": c.attacker_hq, "defenders": list(c.defenders),
                                           "defender_hq": c.defender_hq, "result": c.result, "stage": c.stage,
-                                          "retreat_left": c.retreat_left, "path": list(c.path)},
+                                          "retreat_left": c.retreat_left, "path": list(c.path),
+                                          **_exploitation(state, c)},
     }
+
+
+def _exploitation(state: State, c) -> dict:
+    """4.2.8: the combat's Exploitation Distance once set (ruling D85, rules version 20; before, the history's line
+    alone wrote it): at the advance of a combat with a defender gone, not of an attack on markers alone (4.2.2)."""
+    shown = state.since(20) and c.stage == "advance" and not c.automatic
+    return {"exploit_distance": c.exploit_distance} if shown else {}
 
 
 def _nation(d, kind: str) -> str:

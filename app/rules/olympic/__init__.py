@@ -12,7 +12,7 @@ from app.rules.olympic.state import RULES_VERSION, SIDES, State
 
 
 def played_under(state: State, version: str) -> State:
-    """Rulings R29, R33-R36, R39-R44, R49, R56 and R57: a game is decided by the rules version it was created under,
+    """Rulings R29, R33-R36, R39-R44, R49, R56, R57, R59: a game is decided by the rules version it was created under,
     so its stored orders still verify. Version 1 (or a game from before versions were recorded): a Tokko zone die
     for every group, and a position's units from the pool at the bottom of their stacks in units.toml order; version
     2: a unit due back (note 6) may be placed from the start of its return turn; version 3: Game-Turn 4's Doctrine
@@ -26,10 +26,11 @@ def played_under(state: State, version: str) -> State:
     so zone dice followed once the units off Fukuoka and Imari were gone (R44); version 9: the list of legal orders
     named only the few candidates each kind of order tries (R49); version 10: attacking units retreated (Ar) in the
     order the attack named them (R56), and an exchange judged the attackers' supply before the defenders were
-    eliminated (R57)."""
+    eliminated (R57); version 11: a unit that could not retreat had its supply judged before any unit retreated
+    (R59)."""
     if version and int(version) >= RULES_VERSION:
         return state
-    if version and int(version) in (2, 3, 4, 5, 6, 7, 8, 9, 10):
+    if version and int(version) in (2, 3, 4, 5, 6, 7, 8, 9, 10, 11):
         return replace(state, rules_version=int(version))
     first = {uid: replace(u, order=0) for uid, u in state.units.items()
              if u.status == "map" and state.data.unit(uid).setup is None}
@@ -47,8 +48,8 @@ GAME = Game(
     # its path, across an all-sea hexside too (R43); 9: the Fukuoka/Imari Tokko note, once it applies, takes every
     # group of the strike by hex identity (R44); 10: the list holds every landing, attack with each set of attackers and
     # advance, exchange loss, move, placement and retreat hex (R49); 11: attacking units retreat a stack at a time,
-    # bottom first (R56), an exchange judges the attackers' supply once the defenders are gone (R57); older games are
-    # decided as played
+    # bottom first (R56), an exchange judges the attackers' supply once the defenders are gone (R57); 12: a unit that
+    # cannot retreat has its supply judged when it is eliminated (R59); older games are decided as played
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"solitaire": "The invasion of Kyushu, 1 November 1945: ten weeks, the Japanese played by doctrine"},

@@ -139,6 +139,8 @@ def american_attack(d: Decision, target: str, unit_ids: list[str], advance: list
         for u in retreating(attackers) if state.since(11) else attackers:
             if not american_retreat(d, d.state.unit(u.id)):
                 blocked.append(u.id)
+                if state.since(12):  # ruling R59: judged at its elimination, the stacks before it retreated (R16)
+                    supplied[u.id] = d.state.supplied(d.state.unit(u.id))
                 eliminate_american(d, u.id, "no retreat (Olympic 8.8 note 6)", supplied[u.id])
     if result.exchange:
         if state.since(11):  # ruling R57: the defenders are gone first, so supply is judged without them (8.9, R16)

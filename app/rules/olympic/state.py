@@ -17,7 +17,7 @@ from app.rules.kernel.paths import TraceSituation, trace
 SIDES = ("american", "japanese")
 AMERICAN_STEPS = ("placement", "assault", "movement", "combat", "reinforcement")
 JAPANESE_STEPS = ("tokko", "doctrine", "japanese-movement", "japanese-combat")
-RULES_VERSION = 11  # the version new games are played under; 2: issue 30 (R29); 3: returns (R33); 4: Game-Turn 4's
+RULES_VERSION = 12  # the version new games are played under; 2: issue 30 (R29); 3: returns (R33); 4: Game-Turn 4's
 # release after its Doctrine Phase (R34); 5: control changes in every hex a unit enters (R35); 6: a unit alone in a
 # secondary destination holds it (R36), a retreat goes by a hex it can be completed from (R39); 7: an exchange
 # takes no unit more than needed (R40), the Fukuoka/Imari Tokko note takes units by hex identity (R41), a
@@ -26,7 +26,8 @@ RULES_VERSION = 11  # the version new games are played under; 2: issue 30 (R29);
 # Fukuoka/Imari note, once it applies to a strike, takes every group by hex identity (R44); 10: the list of legal
 # orders holds every landing, attack, advance, loss, move, placement and retreat hex (R49); 11: attacking units retreat
 # a hex's stack at a time, bottom first, keeping its top (R56), an exchange judges the attackers' supply once the
-# defenders are gone (R57); docs/rulings/olympic.md
+# defenders are gone (R57); 12: a unit that cannot retreat (Ar) has its supply judged when it is eliminated, after the
+# stacks before it retreated (R59); docs/rulings/olympic.md
 
 
 def created_under(version: str | None) -> int:

@@ -107,12 +107,13 @@ def _attacker_losses(event: CombatResolved, state: State, code: str) -> str | in
 
 
 # the orders `preview` draws (the rest have none: app/rules/legal.py)
-PREVIEWS = Previews(("attack", "assault", "jattack"), "Olympic 8.8")
+PREVIEWS = Previews(("attack", "assault", "jattack"), "Olympic 8.8", column=False)  # no one column: ruling R58
 
 
 def preview(state: State, command: Command) -> dict:
-    """An American attack or assault: differential, column and result for each die (the militia die showing the
-    same face), by the same function the order runs; a Japanese attack the same way, its 6 a special attack (8.54)."""
+    """An American attack or assault: differential, column and result for each die, on each column the militia die
+    can give (ruling R58), by the same function the order runs; a Japanese attack the same way, its 6 a special
+    attack (8.54)."""
     PREVIEWS.check(command)
     if command.action == "jattack":
         key = ("preview", command.action, command.args["unit"], command.args["target"])
@@ -122,34 +123,106 @@ def preview(state: State, command: Command) -> dict:
 
 
 def _preview(state: State, command: Command) -> dict:
-    from app.rules.olympic.sequence import resolve
-
+    """Ruling R58: each face of the combat die on each column the militia die (14.3 track 4, rolled first) can give,
+    resolved once a column (the militia faces of one column share its results), and what each militia face makes of
+    the hex's militia."""
     case = "Olympic ruling R17" if command.action == "assault" else "Olympic 8.8"
     target = combat.one_hex(Decision(state, command.side, FixedDice(1), lambda s, e: e.apply(s)),
                             command.args["hexes"], case)
-    rolls = {}
-    for value in range(1, 7):
-        d = Decision(state, command.side, FixedDice(value), lambda s, e: e.apply(s))
-        units = resolve(d, command.args["units"])
-        kind = "assault" if command.action == "assault" else "american"
-        combat.american_attack(d, target, units, [], kind)
-        resolved = next((e for e in d.events if isinstance(e, CombatResolved)), None)
-        points = sum(e.points for e in d.events if isinstance(e, CasualtyPoints))
-        rolls[value] = {"result": resolved.result if resolved else "called off",
-                        "column": resolved.column if resolved else None, "casualty_points": points,
-                        "events": [e.describe() for e in d.events if not isinstance(e, DieRolled)]}
-        waiting = next((e.data for e in d.events if isinstance(e, DecisionRequired)), None)
-        if waiting is not None:
-            rolls[value].update(_exchange_owed(d.state, waiting))
     militia = state.militia_intact(target)
     terrain = state.data.map.terrain_of(Hex.parse(target))
     lines = [f"{command.action} on {target} ({terrain}{f', militia {militia}' if militia else ''}), Olympic 8.8"]
-    if militia:
-        lines.append("the militia die (14.3 track 4) is shown with the same face as the combat die")
-    lines += [f"die {die}: " + (f"column {r['column']}, {r['result']}, {_points(r)}{r.get('owed', '')}"
-                                if r["column"] is not None else r["result"]) for die, r in rolls.items()]
-    return {"hex": target, "case": "Olympic 8.8", "by_roll": rolls, "militia": militia, "terrain": terrain,
-            "text": "\n".join(lines)}
+    if not militia:
+        rolls = {value: _resolved(state, command, target, (value,)) for value in range(1, 7)}
+        lines += [f"die {die}: {_line(r)}" for die, r in rolls.items()]
+        return {"hex": target, "case": "Olympic 8.8", "by_roll": rolls, "militia": 0, "terrain": terrain,
+                "text": "\n".join(lines)}
+    faces = _militia_faces(state, command, target, militia)
+    groups: dict[str, list[int]] = {}
+    for face, shown in faces.items():
+        groups.setdefault(shown["column"] or "called off", []).append(face)
+    by_column = {label: {value: _resolved(state, command, target, (group[0], value)) for value in range(1, 7)}
+                 for label, group in groups.items() if label != "called off"}
+    if not by_column:  # every militia face calls it off: the order itself is refused (8.8 note 1), say why
+        _resolved(state, command, target, (1, 1))
+    lines.append("the militia die (14.3 track 4) is rolled first, then the combat die")
+    rolls = {}
+    for value in range(1, 7):
+        each = {_span(group): (by_column[label][value] if label in by_column else {"result": "called off",
+                "column": None, "casualty_points": 0, "events": []}) for label, group in groups.items()}
+        rolls[value] = {"result": "; ".join(f"militia {k}: {r['result']}" for k, r in each.items()), "column": None,
+                        "by_militia": each}
+    for label, group in groups.items():
+        strength = ", ".join(dict.fromkeys(f"{faces[f]['militia']} (x{faces[f]['factor']})" for f in group))
+        diffs = ", ".join(dict.fromkeys(f"{faces[f]['differential']:+d}" for f in group))
+        then = f"column {label}" if label in by_column else "called off (8.8 note 1)"
+        lines.append(f"militia die {_span(group)}: militia {strength}, differential {diffs}: {then}")
+        lines += [f"  die {die}: {r['result']}, {_points(r)}{r.get('owed', '')}"
+                  for die, r in by_column.get(label, {}).items()]
+    return {"hex": target, "case": "Olympic 8.8", "by_roll": rolls, "militia": militia, "militia_dice": faces,
+            "terrain": terrain, "text": "\n".join(lines)}
+
+
+def _resolved(state: State, command: Command, target: str, faces: tuple[int, ...]) -> dict:
+    """The order resolved with its dice showing `faces` (the militia die first where the hex has militia, then the
+    combat die for every later roll), by the function the order runs."""
+    from app.rules.olympic.sequence import resolve
+
+    d = Decision(state, command.side, _Faces(faces), lambda s, e: e.apply(s))
+    units = resolve(d, command.args["units"])
+    combat.american_attack(d, target, units, [], "assault" if command.action == "assault" else "american")
+    resolved = next((e for e in d.events if isinstance(e, CombatResolved)), None)
+    points = sum(e.points for e in d.events if isinstance(e, CasualtyPoints))
+    shown = {"result": resolved.result if resolved else "called off",
+             "column": resolved.column if resolved else None, "casualty_points": points,
+             "events": [e.describe() for e in d.events if not isinstance(e, DieRolled)]}
+    waiting = next((e.data for e in d.events if isinstance(e, DecisionRequired)), None)
+    if waiting is not None:
+        shown.update(_exchange_owed(d.state, waiting))
+    return shown
+
+
+def _militia_faces(state: State, command: Command, target: str, militia: int) -> dict[int, dict]:
+    """Each face of the militia die (14.3 track 4): its factor, the militia it makes, the differential and the 8.8
+    column (None: the attack is called off, 8.8 note 1, ruling R28), by the arithmetic the attack runs."""
+    from app.rules.olympic.sequence import resolve
+
+    data = state.data
+    d = Decision(state, command.side, FixedDice(1), lambda s, e: e.apply(s))
+    attack = sum(state.unit(uid).strength for uid in dict.fromkeys(resolve(d, command.args["units"])))
+    base = sum(u.strength for u in state.stack(target) if u.side == "japanese")
+    faces = {}
+    for face in range(1, 7):
+        factor = data.militia_factor(face)
+        diff = combat.differential(attack, base + militia * factor)
+        label = None if diff < data.crt_raw["table"]["minimum"] else combat.column(data, diff)[1]
+        faces[face] = {"factor": combat._num(factor), "militia": combat._num(militia * factor), "differential": diff,
+                       "column": label}
+    return faces
+
+
+def _span(faces: list[int]) -> str:
+    """Militia faces as the text names them: "3-5", "6"."""
+    return str(faces[0]) if len(faces) == 1 else f"{faces[0]}-{faces[-1]}"
+
+
+class _Faces(FixedDice):
+    """Dice showing `faces` in turn, the last for every roll after (the preview's militia die, then the combat's)."""
+
+    def __init__(self, faces: tuple[int, ...]):
+        super().__init__(faces[-1])
+        self.faces = faces
+
+    def roll(self, purpose: str, sides: int = 6) -> DieRolled:
+        self.value = self.faces[min(self.next_index, len(self.faces) - 1)]
+        return super().roll(purpose, sides)
+
+
+def _line(r: dict) -> str:
+    """One die's outcome as the preview's text writes it."""
+    if r["column"] is None:
+        return r["result"]
+    return f"column {r['column']}, {r['result']}, {_points(r)}{r.get('owed', '')}"
 
 
 def _exchange_owed(state: State, context: dict) -> dict:
