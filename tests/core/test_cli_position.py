@@ -48,7 +48,8 @@ def test_state_prints_each_stack_by_hex_in_columns_with_place_and_control(run, s
     shanghai = lines.index(stacks["3512"].group(0))
     assert "Shanghai" in stacks["3512"].group(2) and "(japanese control)" in " ".join(lines[shanghai:shanghai + 2])
     assert "  Not on the map: chinese: cn-gar-wusong (1)" in lines  # eliminated in the landing
-    assert "  chinese: 0202 1102 1824 2410 3513" in lines and "  japanese: 3512 3611" in lines
+    assert "  chinese: 0202 1102 1824 2410" in lines and "  japanese: 3512 3611" in lines
+    assert "  neutral: 3513" in lines  # SNC 1.3, 4.3: the International Settlement (ruling E33)
     header = next(line for line in lines if line.lstrip().startswith("id ") and "strength" in line)
     row = next(line for line in lines if line.lstrip().startswith("cn-ppc "))
     assert row.index("3412") == header.index("hex") and row.index("Peace") == header.index("name")

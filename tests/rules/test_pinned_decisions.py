@@ -21,9 +21,13 @@ EDITION = {"edition": 3}
 # game, scenario, random orders walked from the start, their digest, then what random, greedy, search:6 give there
 PINNED = [
     ("skirmish", "standard", 30, "529e1b0c34c64253", "end", "end", "attack 0501 with R3"),
-    # SNC since rules version 14 (ruling E26: the view shows the fire support markers and the replacement steps, so
-    # every seed is drawn anew; E27: a reinforcement's move goes round the hexes 8.2 a) bars, so the candidates differ)
-    ("snc", "campaign", 60, "724a87d86a3ec3c3", "move cn-d63 to 1823", "move cn-d63 to 2122", "move cn-d6 to 2510"),
+    # SNC since rules version 15 (ruling E33: the view shows 3513 neutral until 4.3 counts it Japanese, so every seed
+    # is drawn anew)
+    ("snc", "campaign", 60, "8594946d9ee5b66e", "move cn-b34 to 2608", "move cn-d61 to 1822", "move cn-b34 to 2910"),
+    # an SNC game created under rules version 14 (ruling E26: the view shows the fire support markers and the
+    # replacement steps, so every seed is drawn anew; E27: a reinforcement's move goes round the hexes 8.2 a) bars,
+    # so the candidates differ) decides as it did
+    ("snc@14", "campaign", 60, "724a87d86a3ec3c3", "move cn-d63 to 1823", "move cn-d63 to 2122", "move cn-d6 to 2510"),
     # an SNC game created under rules version 13 or before decides as it did
     ("snc@13", "campaign", 60, "2263ea206d471ce8", "move cn-td2 to 2412", "move cn-td2 to 2611", "move cn-td2 to 2611"),
     # Ichi-Go since rules version 17 (ruling E60: the view shows the VP tally, the Aerial Supply Marker and the spent

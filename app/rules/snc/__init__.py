@@ -32,6 +32,8 @@ GAME = Game(
     # 11-13: E23-E25; 14: E26 (the view shows the markers, the replacement steps, the interdiction's die and 4.1-4.3),
     #     E27 (8.2 a) paths go round the barred hexes), E28 (a destination no unit enters names its case), E29 (11.2),
     #     E30 (8.0/8.1/9.1 refusals); R39 (9.1: an eliminated garrison placed again).
+    # 15: E32 (10.0: a landing's survivors are not assaulted by a second landing that phase), E33 (the view's control
+    #     of 3513 as 4.3 counts it).
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"campaign": "The full campaign, GT 1-12, set up as SNC 13.0 lists"},

@@ -72,13 +72,17 @@ class BattleOpened:
             if b["kind"] == "landing":
                 units[uid] = replace(units[uid], status="landing", hex=None, landed_at=b["hex"])
         hexes = state.attacked_hexes + ((b["hex"],) if b["kind"] == "attack" else ())
+        defended = state.defended
+        if b["kind"] == "landing":  # SNC 10.0: whoever moves on (8.4 2: a retreat) has been attacked (ruling E32)
+            defended += tuple(u.id for u in state.at(b["hex"]) if u.side != b["side"])
         overruns = state.overruns
         if b["kind"] == "overrun":
             overruns = {**overruns, b["hex"]: sorted({*overruns.get(b["hex"], ()), *b["attackers"]})}
         b.setdefault("support", [])
         b.setdefault("defence_support", [])
         repl = 0 if b["kind"] == "landing" else state.replacements  # SNC 8.3: replacements come first
-        return replace(state, units=units, battle=b, attacked_hexes=hexes, overruns=overruns, replacements=repl)
+        return replace(state, units=units, battle=b, attacked_hexes=hexes, defended=defended, overruns=overruns,
+                       replacements=repl)
 
     def describe(self) -> str:
         b = self.battle

@@ -296,8 +296,8 @@ def _landed_elsewhere(state: State, u: Unit, h: str) -> set[str]:
 
 
 def check_landing(state: State, ids: list[str], h: str, support: list[str]) -> None:
-    """SNC 8.4, 8.4.1, 8.4.2, 13.0: which reinforcements may land where, with which markers. The order and its
-    preview both ask here."""
+    """SNC 8.4, 8.4.1, 8.4.2, 13.0, 10.0: which reinforcements may land where, with which markers, against whom.
+    The order and its preview both ask here."""
     units = _units(state, "japanese", ids, "SNC 8.4")
     for u in units:
         if h not in landing_hexes(state.data, u):
@@ -308,6 +308,11 @@ def check_landing(state: State, ids: list[str], h: str, support: list[str]) -> N
             if elsewhere:
                 raise IllegalOrder("SNC 8.4.1" if u.army else "SNC 8.4.2",
                                    f"these reinforcements land at one location ({', '.join(sorted(elsewhere))})")
+    again = [u for u in state.at(h) if u.id in state.defended] if state.since(15) else []
+    if again:  # ruling E32: survivors of a landing retreated (8.4 2) into this landing hex
+        raise IllegalOrder("SNC 10.0", f"{', '.join(u.id for u in again)} in {h} defended against a landing this "
+                                       "phase: defending units are not attacked more than once per phase (land "
+                                       "elsewhere, or delay the landing, 8.0)")
     if support.count("amphibious") > 1:
         raise IllegalOrder("SNC 8.4", "one amphibious invasion support marker per landing")
     if support and not any(u.side == "chinese" for u in state.at(h)):

@@ -13,9 +13,9 @@ from app.rules.snc.data_load import GameData, load
 SIDES = ("chinese", "japanese")
 PHASE_NAMES = {"declare": "phase-order declaration", "ops1": "First Operations Phase",
                "reinf": "Reinforcement Phase", "ops2": "Second Operations Phase"}
-RULES_VERSION = 14  # the version new games are played under; 3: issue 19 (docs/rulings/snc-engine.md E13); 4: E15;
+RULES_VERSION = 15  # the version new games are played under; 3: issue 19 (docs/rulings/snc-engine.md E13); 4: E15;
 #                     5: E16; 6: E17; 7: E18; 8: E19; 9: E20; 10: E21, E22; 11: E23;
-#                     12: E24; 13: E25; 14: E26-E30, R39 (docs/rulings/snc.md)
+#                     12: E24; 13: E25; 14: E26-E30, R39 (docs/rulings/snc.md); 15: E32, E33
 
 
 def created_under(version: str | None) -> int:
@@ -106,6 +106,7 @@ class State(Memo):
     battle: dict | None = None
     pending: tuple = ()
     attacked_hexes: tuple = ()         # SNC 10.0: each defending hex once per phase
+    defended: tuple = ()               # SNC 10.0, 8.4: the units a landing has attacked this phase (ruling E32)
     overruns: dict = field(default_factory=dict)  # SNC 9.6, 10.0: hex -> the units that overran it this phase
     mover: tuple = ()                  # SNC 9.0: the stack whose move is under way
     halted: tuple = ()                 # SNC 9.6: units whose overrun left Chinese units in the hex (ruling E21)
@@ -254,7 +255,8 @@ def enter(state: State, side: str, hexes) -> frozenset:
 def next_phase(state: State) -> State:
     """SNC 5.1: ops1 -> reinforcement -> ops2; then the other player's turn or the next GT."""
     units = _fresh(state.units)
-    base = replace(state, units=units, attacked_hexes=(), overruns={}, mover=(), halted=(), used={}, battle=None)
+    base = replace(state, units=units, attacked_hexes=(), defended=(), overruns={}, mover=(), halted=(), used={},
+                   battle=None)
     if state.phase == "ops1":
         repl = 0
         r = state.data.params["replacements"]

@@ -30,13 +30,24 @@ def sudden_death(state: State) -> ev.GameEnded | None:
 
 def japanese_cities(state: State) -> tuple[int, int]:
     """SNC 4.3: city hexes the Japanese control, of all seven (3513 counts once all others do)."""
+    counted = state.memo(("4.3 control",), lambda: _counted(state))
+    return sum(1 for side in counted.values() if side == "japanese"), len(counted)
+
+
+def control(state: State) -> dict[str, str]:
+    """SNC 1.3, 3.2, 4.3: who controls each city hex, as the view shows it. From rules version 15 (ruling E33) as
+    4.3 counts it: the neutral International Settlement is Japanese once every other city is, else neutral; before,
+    3513 read as Chinese, the side that controls every hex the Japanese do not."""
+    if state.since(15):
+        return dict(state.memo(("4.3 control",), lambda: _counted(state)))
+    return {h: state.controller(h) for h in sorted(state.data.params["victory"]["cities"])}
+
+
+def _counted(state: State) -> dict[str, str]:
     neutral = state.data.params["victory"]["neutral_city"]
-    cities = sorted(state.data.params["victory"]["cities"])
-    others = [c for c in cities if c != neutral]
-    held = sum(1 for c in others if state.controller(c) == "japanese")
-    if held == len(others):
-        held += 1
-    return held, len(cities)
+    out = {h: state.controller(h) for h in sorted(state.data.params["victory"]["cities"]) if h != neutral}
+    out[neutral] = "japanese" if all(side == "japanese" for side in out.values()) else "neutral"
+    return dict(sorted(out.items()))
 
 
 def victory_check(state: State) -> ev.GameEnded | None:

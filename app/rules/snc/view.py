@@ -61,7 +61,7 @@ def view(state: State, side: str | None) -> dict:
     cities = sorted(state.data.params["victory"]["cities"])
     out = {
         "game": "snc", "units": units, "victory_hexes": cities,
-        "control": {h: state.controller(h) for h in cities},  # SNC 3.2, 4.3: control is public
+        "control": victory.control(state),  # SNC 3.2, 4.3: control is public; 3513 as 4.3 counts it (E33)
         "turn": state.turn, "player": state.side, "phase": state.phase, "plan": list(state.plan),
         "japanese_control": list(_in_order(state.jp_control)), "chinese_air": state.chinese_air,
         "stacks": hexes, "winner": state.winner, "end_reason": state.reason,
