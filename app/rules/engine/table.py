@@ -263,9 +263,10 @@ class StatesTable:
                 except InvalidOrder:
                     continue
                 raise IllegalOrder(case, why) from None
-        if len(failures) == 1:
+        reasons = list(dict.fromkeys(f.reason for f in failures))  # two forms may fail alike: said once
+        if len(reasons) == 1:
             raise failures[0]
-        raise InvalidOrder(text, "; or ".join(f.reason for f in failures))
+        raise InvalidOrder(text, "; or ".join(reasons))
 
     def handler(self, state: Any, command: Command) -> Order:
         """The order of the current step that carries out `command`, after the states table's own check (an order
