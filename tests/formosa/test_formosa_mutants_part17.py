@@ -1,0 +1,13 @@
+"""Formosa case rows whose own tests killed none of their mutants in session part 17's per-case report
+(docs/mutation-survivors.md, part 17), each now held by what the row's reader reads."""
+from __future__ import annotations
+
+from tests.formosa.test_formosa_under_way import BB_ATTACK, BB_UNITS, position, refused
+
+
+def test_15_8_1_a_position_holding_back_an_advance_never_offered_is_refused_naming_why():
+    """`under_way._Story.play` 70: the problem of a combat stated `held` (the advance declined, ruling F130) at a
+    stage before any advance was offered read "XXheld: ...XX"; no test read it. BB's losses are still owed."""
+    said = position(BB_UNITS, {**BB_ATTACK, "stage": "losses", "result": "BB", "held": True})
+    assert refused(said, "held") == ("position: [combat] held: no advance of this combat was offered before the "
+                                     "stage (Formosa 15.8.1, ruling F130)")
