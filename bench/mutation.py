@@ -600,7 +600,8 @@ IMPORT_TIME = -1  # the "test" of a line run while test modules are imported (co
 # a package's own tests, run before the others that reach a mutant
 OWN_TESTS = {"engine": ("tests/engine/",), "skirmish": ("tests/rules/test_skirmish",), "kernel": ("tests/kernel/",),
              "practice": ("tests/engine/test_greedy_policy.py", "tests/engine/test_practice_policies.py",
-                          "tests/engine/test_practice_mutants_", "tests/core/"),
+                          "tests/engine/test_practice_mutants_", "tests/engine/test_search_",
+                          "tests/rules/test_search_budget.py", "tests/core/"),
              "analysis": ("tests/core/test_evaluation.py", "tests/replay/test_chances.py")}
 # exit codes written to mutmut's meta files, so `--report` and `mutmut results` read these runs too
 EXIT_CODE = {"killed": 1, "survived": 0, "timeout": 36, "import failure": 255, "no tests": 33}
