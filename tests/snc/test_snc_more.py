@@ -164,7 +164,7 @@ def v2(state):
 
 
 def test_e13_a_game_created_before_rules_version_3_is_decided_as_it_was_played():
-    assert RULES.played_under(position({}), "").rules_version == 2 and position({}).rules_version == 15
+    assert RULES.played_under(position({}), "").rules_version == 2 and position({}).rules_version == 16
     # D1: a 0-factor attack started on 1:3 before its shifts
     s = position({"cn-b20": "3412", "jp-d11-r12": "3313"}, side="chinese", turn=7)
     r = of(when(v2(s), "chinese", "attack 3313 with b20 support artillery", rolls=[4]), ev.CombatResolved)[0]
@@ -209,8 +209,8 @@ def test_e13_a_landing_after_artillery_in_the_first_operations_phase_took_no_mar
 def test_e13_a_new_game_records_its_rules_version_and_an_older_one_keeps_its_own(store):
     game_id = games.create_game(store, CATALOG, "snc")
     created = next(iter(store.events(game_id)))
-    assert created.payload["rules_version"] == RULES.version == "15"
-    assert projection.load(store, CATALOG, game_id).game.rules_version == 15
+    assert created.payload["rules_version"] == RULES.version == "16"
+    assert projection.load(store, CATALOG, game_id).game.rules_version == 16
     # a game exported at 1329c69, before versions were recorded: played and verified under version 2
     old = (Path(__file__).parents[1] / "data" / "exports-1329c69" / "g-oldsnc01.jsonl").read_text().splitlines()
     assert projection.load(store, CATALOG, transfer.import_game(store, CATALOG, old)).game.rules_version == 2

@@ -19,7 +19,7 @@ from app.rules.snc.common import last_turn
 from app.rules.snc.data_load import GameData, load
 from app.rules.snc.state import SIDES, State, created_under, initial_state
 
-EXTRA_KEYS = ("side", "plan")
+EXTRA_KEYS = ("side", "plan", "replacements")
 PHASES = ("declare", "ops1", "reinf", "ops2")
 PLANS = ("move", "fight")
 
@@ -47,6 +47,26 @@ def start(data: GameData, scenario: str, options: dict, version: str | None = No
     if problems:
         raise SetupError("custom map", problems)
     return state
+
+
+def _replacements_left(state: State, position: Position, side: str, problems: list[str]) -> int:
+    """SNC 8.3 (ruling E35): the Japanese replacement steps left in a position that starts in their Reinforcement
+    Phase: the GT's allowance, or fewer (`replacements`) when some were taken before the position. Under rules
+    versions 1-15 such a position started with none (as played)."""
+    given = position.extra.get("replacements")
+    r = state.data.params["replacements"]
+    due = position.phase == "reinf" and side == "japanese" and position.turn >= int(r["japanese_from_turn"])
+    allowance = int(r["japanese_steps"]) if due else 0
+    if given is None:
+        return allowance if state.since(16) else 0
+    if not due:
+        problems.append(f"'replacements' is given only in the Japanese Reinforcement Phase from GT "
+                        f"{r['japanese_from_turn']} (SNC 8.3)")
+        return 0
+    if isinstance(given, bool) or not isinstance(given, int) or not 0 <= given <= allowance:
+        problems.append(f"'replacements' is the Japanese replacement steps left this phase, 0 to {allowance} (SNC 8.3)")
+        return 0
+    return given
 
 
 def _on_map(d, h: str) -> bool:
@@ -80,10 +100,11 @@ def _apply(state: State, position: Position, on_map) -> State:
         problems.append("past the declaration, 'plan' gives both Operations Phases: [\"move\"|\"fight\", ...]")
     control, found = control_after(state.jp_control, position, "japanese", units)
     problems += found
+    left = _replacements_left(state, position, side, problems)
     if problems:
         raise SetupError("position", problems)
     placed = replace(state, units=units, jp_control=control, turn=position.turn, side=side, phase=position.phase,
-                     plan=tuple(plan))
+                     plan=tuple(plan), replacements=left)
     over = [f"{h}: {why}" for s in SIDES for h, why in overstacked_hexes(placed, s)]
     if over:
         raise SetupError("position", [f"overstacked (SNC 6.2) {x}" for x in over])

@@ -13,9 +13,9 @@ from app.rules.snc.data_load import GameData, load
 SIDES = ("chinese", "japanese")
 PHASE_NAMES = {"declare": "phase-order declaration", "ops1": "First Operations Phase",
                "reinf": "Reinforcement Phase", "ops2": "Second Operations Phase"}
-RULES_VERSION = 15  # the version new games are played under; 3: issue 19 (docs/rulings/snc-engine.md E13); 4: E15;
+RULES_VERSION = 16  # the version new games are played under; 3: issue 19 (docs/rulings/snc-engine.md E13); 4: E15;
 #                     5: E16; 6: E17; 7: E18; 8: E19; 9: E20; 10: E21, E22; 11: E23;
-#                     12: E24; 13: E25; 14: E26-E30, R39 (docs/rulings/snc.md); 15: E32, E33
+#                     12: E24; 13: E25; 14: E26-E30, R39 (docs/rulings/snc.md); 15: E32, E33; 16: E35
 
 
 def created_under(version: str | None) -> int:
