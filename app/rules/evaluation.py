@@ -80,7 +80,9 @@ def features(rules, state: Any, side: str) -> dict[str, float]:
     theirs = sum(v for s in strength.values() for k, v in s.items() if k != side)
     total = mine + theirs
     victory = sorted(view.get("victory_hexes") or ())
-    control = view.get("control") or {}
+    # a victory hex held by no side (SNC's neutral 3513 until 4.3 counts it, from SNC rules version 15) is no one's
+    sides = set(rules.sides)
+    control = {h: c for h, c in (view.get("control") or {}).items() if c in sides}
     game_map = getattr(rules, "game_map", None)
     grid = game_map(state) if game_map is not None else None
     held = 0.0

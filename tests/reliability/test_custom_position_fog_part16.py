@@ -218,13 +218,18 @@ def test_an_automated_seat_s_reason_tells_the_other_side_nothing_of_what_it_hold
     base = {"turn": 3, "phase": "japanese-movement", "bases": ["us-eng-1"], "amoy_turn": 2,
             "where": {"us-7-32": "allied-eliminated"}, "lp": {"allied": 7, "japanese": 4}}
     read, views, reasons = {}, set(), set()
-    for unit in ("jp-deception-1", "jp-10-10"):
-        state = rules.initial_state("1", {"position": {**base, "units": {"us-7-17": "1012", "us-eng-1": "0413",
-                                                                        unit: "1014"}}})
+    states = {unit: rules.initial_state("1", {"position": {**base, "units": {"us-7-17": "1012", "us-eng-1": "0413",
+                                                                            unit: "1014"}}})
+              for unit in ("jp-deception-1", "jp-10-10")}
+    name, settings = practice.parse_spec(rules, policy)
+    # the seat's draw is seeded by the view and the orders it has given: the first count at which both seats end (the
+    # regiment's random seat ends at one count in four), so the two reasons are of the same order
+    given = next(g for g in range(40) if all(practice.choose(rules, name, s, "japanese", settings, g)[0] == "end"
+                                             for s in states.values()))
+    for unit, state in states.items():
         views.add(json.dumps([{k: v for k, v in u.items() if k != "id"} for u in rules.view(state, "allied")["units"]
                               if u["side"] == "japanese"], sort_keys=True))
-        name, settings = practice.parse_spec(rules, policy)
-        text, reason = practice.choose(rules, name, state, "japanese", settings, 2)
+        text, reason = practice.choose(rules, name, state, "japanese", settings, given)
         order = core.OrderGiven("japanese", text, rules.parse(text, "japanese", state).to_dict(),
                                 auto={"policy": name, "reason": reason})
         told = Sight(rules, "allied").event(order)
