@@ -8,7 +8,7 @@ import pytest
 from app.rules.custom_setup import SetupError
 from app.rules.daisenso import GAME
 from app.rules.daisenso.events import CombatResolved
-from tests.daisenso.helpers import orders, preview, refused, step, when
+from tests.daisenso.helpers import drop, orders, preview, refused, scenario, step, unit, when
 
 CIVIL_WAR = [  # the Chinese civil war on the West map: Communist Chinese (Soviet) against Nationalist (Western)
     {"id": "pla-1", "kind": "ccp-infantry", "hex": "w4625"},
@@ -68,3 +68,24 @@ def test_4_d87_the_western_faction_attacks_the_soviet_faction_in_its_own_combat_
     assert GAME.prompt(state).side == "allied"
     assert {"attack w4625 with kmt-res hq kmt-hq", "attack w4524 with kmt-res hq kmt-hq"} <= orders(state)
     refused(state, "attack w4623 with kmt-res", "Dai Senso 4.2.1")  # its own HQ's hex holds no enemy
+
+
+def test_4_2_3_5_an_unsupplied_hq_in_the_defending_hex_gives_no_shift_yet_bars_another_hqs_ranged_support():
+    """4.2.3.5 asks for a supplied HQ, 4.2.2 step 2 only for a defending hex with no HQ in it: Chungking's KMT HQ cut
+    off gives the defence no shift, and the KMT HQ at Chengtu, which supports it when Chungking holds no HQ, is not
+    asked for (the combat is resolved at once)."""
+
+    def chengtu(raw):
+        unit(raw, "cn-x-hq", "kmt-hq", "w4719")
+
+    def cut_off_chungking(raw):
+        next(u for u in raw["unit"] if u["id"] == "cn-chungking-hq")["supplied"] = False
+
+    order = "attack w4620 with jp-15-army"
+    cut_off = scenario("zhejiang", lambda r: (chengtu(r), cut_off_chungking(r)))
+    events, after = when(cut_off, order, [3])
+    resolved = next(e for e in events if isinstance(e, CombatResolved))
+    assert not any("4.2.3.5" in s for s in resolved.shifts) and resolved.defence == 4 + 2  # the HQ and the War Zone
+    assert step(after) != "defender-hq"
+    _, asked = when(scenario("zhejiang", lambda r: (chengtu(r), drop(r, "cn-chungking-hq"))), order)
+    assert step(asked) == "defender-hq" and "support cn-x-hq" in orders(asked)
