@@ -795,7 +795,8 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "20") == state and old.rules_version == 2
+    assert played_under(state, "21") == state and old.rules_version == 2
+    assert played_under(state, "20").rules_version == 20  # version 20 refused a Western-Soviet position (D87)
     assert played_under(state, "18").rules_version == 18  # version 18 put ZOC into every hex at sea by a coast (D82)
     assert played_under(state, "17").rules_version == 17  # version 17 broke a War Zone down to any Res (D79)
     assert played_under(state, "16").rules_version == 16  # version 16 listed fewer attacks and Exploitations (D71, D72)

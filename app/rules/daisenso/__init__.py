@@ -49,7 +49,7 @@ GAME = Game(
     # by country (D79), odds under 1-3 written 1-3 (D80); 19: no ZOC from a Land hex into a hex at sea but across a
     # Beachhead Hexside (D82), an adjacent HQ's Ranged Support spoils no Voluntary Retreat Conversion (D83); 20: a
     # Holding Box unit's counter to its Force Pool (D84), the view's Exploitation Distance (D85), a flipped counter
-    # removed as its own kind (D86)
+    # removed as its own kind (D86); 21: a position may set the Western and Soviet factions against each other (D87)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={

@@ -441,7 +441,7 @@ class _Reader:
                 or any(f not in known for f in value)):
             self.err(f"'factions' names the two factions that play, from {', '.join(known)}")
             return tuple(f for f in (value if isinstance(value, list) else []) if f in known)
-        if "axis" not in value:
+        if "axis" not in value and not self.since(21):  # ruling D87: a Western-Soviet war since rules version 21
             self.err("'factions': the Axis plays in every game, against the Western or the Soviet faction (ruling D25)")
         return tuple(value)
 

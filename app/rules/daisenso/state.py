@@ -1,7 +1,8 @@
 """Dai Senso state: the units and markers on the two map sheets, the boxes off the map, the clock of the Combat
 Phase (4.1 Blitz, 4.2 Regular, 4.3 Marker segments) and the combat under way (4.2.2).
 
-Two players: the Axis and the Allied player, who commands the scenario's Western or Soviet faction (ruling D25).
+Two players: the Axis and the Allied player, who commands the scenario's Western or Soviet faction (ruling D25); in
+a war between those two (ruling D87), the `axis` seat commands the Soviet faction.
 Units carry their faction; a side is the player who orders them.
 """
 from __future__ import annotations
@@ -12,7 +13,7 @@ from app.rules.engine.state import SequencedState, replace
 
 SIDES = ("axis", "allied")
 AXIS = "axis"
-RULES_VERSION = 20  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
+RULES_VERSION = 21  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
 # 4: every CV Strike returns, a landing from an SNLF Beachhead-0, any marine's first step, a Holding Box unit's
 # kept component from the Force Pool (rulings D38-D41); 5: a landing sends enemy Detachment and Logistics markers to
 # the Delay Box (D42), the weather's Blitz ban is on units, not on a hex of markers alone (D43); 6: so does a
@@ -39,7 +40,8 @@ RULES_VERSION = 20  # the version new games are played under; 3: a marine's firs
 # next to the defending hex does not count among the attackers for Voluntary Retreat Conversion (D83); 20: a
 # Holding Box unit's counter goes to its Force Pool, and so does the Holding Box's unit when the Force Pool's one is
 # kept (D84), a view of a combat shows its Exploitation Distance (D85), a flipped counter removed goes as its own
-# kind, the US mech's Delay Stripe kept (D86)
+# kind, the US mech's Delay Stripe kept (D86); 21: a position may set the Western and Soviet factions, enemies to
+# each other, against one another (D87)
 
 
 def created_under(version: str | None) -> int:
@@ -193,7 +195,7 @@ def start(data, scenario: str, options: dict, version: str | None = None) -> Sta
         raise SetupError("options", ["the 'custom' scenario starts from a position file (--position FILE)"])
     else:
         position = read_position(data.scenario_path(scenario), data, number)
-    allied = next(f for f in position.factions if f != AXIS)
+    factions = seats(position.factions)
     units = {u.id: replace(Unit(u.id, u.kind, u.faction, str(u.hex), u.supplied, u.blitz, u.holding, u.zone),
                            attacked=u.attacked, fought=u.fought)
              for u in position.units}
@@ -202,7 +204,7 @@ def start(data, scenario: str, options: dict, version: str | None = None) -> Sta
     convoys = {f"{c.faction}/{c.zone}": {"convoys": c.convoys, "used": c.used} for c in position.convoys}
     state = State(
         name=position.name, combat_phase=position.turn, last_phase=position.turn + position.combat_phases - 1,
-        phasing=position.phasing, factions={AXIS: AXIS, "allied": allied}, step=position.phase, units=units,
+        phasing=position.phasing, factions=factions, step=position.phase, units=units,
         markers=markers, force_pool={f: dict(v) for f, v in position.force_pool.items()},
         delay_box={f: dict(v) for f, v in position.delay_box.items()}, convoys=convoys,
         weather={str(h): w for h, w in position.weather.items()}, neutral=position.neutral, policy=position.policy,
@@ -218,6 +220,16 @@ def start(data, scenario: str, options: dict, version: str | None = None) -> Sta
     # ruling D60 (rules version 11): the step play is under way in, and the attack under way
     state = opening_step(state) if position.step is None else open_at_step(state, position.step)
     return state if position.combat is None else open_combat(state, position.combat)
+
+
+def seats(factions: tuple[str, ...]) -> dict[str, str]:
+    """Side -> faction (ruling D25): the Axis player commands the Axis, the Allied player the scenario's Western or
+    Soviet faction. In a war between the Western and Soviet factions, enemies to each other (chapter 4's
+    clarification; ruling D87, rules version 21), the Allied player commands the Western faction and the other
+    seat, `axis`, the Soviet faction."""
+    if AXIS in factions:
+        return {AXIS: AXIS, "allied": next(f for f in factions if f != AXIS)}
+    return {AXIS: "soviet", "allied": "western"}
 
 
 def box_add(boxes: dict[str, dict[str, int]], faction: str, kind: str, n: int = 1) -> dict[str, dict[str, int]]:
