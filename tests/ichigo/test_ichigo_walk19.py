@@ -48,3 +48,30 @@ def test_11_17_e66_an_attack_that_is_not_a_momentum_attack_still_reads_tanks_0()
     s = position({"jp-cea-110div": "2010"}, turn=2, phase="VI", plans={"japanese": "fight-move"},
                  extra=(chinese("C01", "cn-reg-49", "2011", tried=True),))
     assert refusal(RULES, s, "japanese", "attack 2011 with jp-cea-110div tanks 0") is None
+
+
+ALLIED_TANKS = ("Ichi-Go 11.17: tank regiments are Japanese and support Japanese attacks only: an Allied attack names "
+                "no 'tanks', not even 'tanks 0'")
+
+
+def _chinese_attack():
+    return position({"jp-cea-3bde": "2010"}, phase="VIII", plans={"chinese": "fight-move"},
+                    extra=(chinese("C01", "cn-reg-49", "2011", tried=True),))
+
+
+def test_11_17_e67_an_allied_attack_naming_tanks_0_is_refused_by_11_17():
+    s = _chinese_attack()
+    assert refusal(RULES, s, "allied", "attack 2010 with C01 tanks 0") == ALLIED_TANKS
+    assert refusal(RULES, s, "allied", "attack 2010 with C01 tanks 1") == ALLIED_TANKS
+    assert refusal(RULES, s, "allied", "attack 2010 with C01") is None
+    # a Japanese attack still names its tank regiments, or none
+    j = position({"jp-cea-110div": "2010"}, turn=2, phase="VI", plans={"japanese": "fight-move"},
+                 extra=(chinese("C01", "cn-reg-49", "2011", tried=True),))
+    assert refusal(RULES, j, "japanese", "attack 2011 with jp-cea-110div tanks 1") is None
+
+
+def test_11_17_e67_a_game_of_version_17_takes_tanks_0_in_an_allied_attack_as_played():
+    s = RULES.played_under(_chinese_attack(), "17")
+    assert refusal(RULES, s, "allied", "attack 2010 with C01 tanks 0") is None
+    assert refusal(RULES, s, "allied", "attack 2010 with C01 tanks 1") == (
+        "Ichi-Go 11.17: tank regiments support Japanese attacks only, never momentum")

@@ -495,8 +495,25 @@ AIRPOWER_ROLL = order("roll", "Ichi-Go 8.1", "roll for airpower: the Japanese pl
 ATTACK_FORMS = dict(candidates=_attack_candidates, defaults={"tanks": 0},
                     forbidden=(("attack HEX HEX [HEX ...] with UNITS [tanks N:tanks] [sf:sf]", "Ichi-Go 11.2",
                                 "only one hex may be the object of an attack: attack each hex by its own order"),))
+
+
+def _attack_tanks(word: str, context: ParseContext) -> int:
+    """Ichi-Go 11.17 (rules version 18, ruling E67): tank regiments are Japanese, so an Allied attack names none, not
+    even `tanks 0`; a game of version 17 or before reads the number, as played (its handler refuses any but 0)."""
+    n = BUILTIN_N.read(word)
+    if context.side != "japanese" and context.state.since(18):
+        raise ValueError("names Japanese tank regiments in an Allied attack (11.17)")
+    return n
+
+
 ATTACK = order("attack HEX with UNITS [tanks N:tanks] [sf:sf]", "Ichi-Go 11.0",
-               "attack one adjacent enemy hex with named units", **ATTACK_FORMS)
+               "attack one adjacent enemy hex with named units", candidates=ATTACK_FORMS["candidates"],
+               defaults=ATTACK_FORMS["defaults"],
+               slots={"N": SlotType.in_context(_attack_tanks, "a whole number"), "COUNT": BUILTIN_N},
+               forbidden=(*ATTACK_FORMS["forbidden"],
+                          ("attack HEX with UNITS tanks COUNT:tanks [sf:sf]", "Ichi-Go 11.17",
+                           "tank regiments are Japanese and support Japanese attacks only: an Allied attack names no "
+                           "'tanks', not even 'tanks 0'")))
 NO_MOMENTUM_TANKS = "tank regiments and the 1st SF never join momentum attacks"
 
 
