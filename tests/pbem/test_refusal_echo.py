@@ -45,6 +45,14 @@ def test_a_refusal_of_a_3000_character_order_quotes_its_start_and_its_length_not
     assert all(len(line) < 400 for line in told), told
     assert [f"({len(line):,} characters)" in said for line, said in zip(lines, told, strict=True)] == [True] * 3
     assert PATH[:ECHO] in told[0] and PATH not in reply
+    # a line one typo from an order is refused as mistyped, quoting the line and the order it reads as, cut alike
+    typo = PATH.replace("move", "mvoe", 1)
+    inbound.ingest(pbem, _mail(game_id, tokens["red"], [typo], "<typo@x.example>"))
+    assert store.head(game_id) == head
+    reply = outbox.to("red@x.example")[-1].get_body(("plain",)).get_content()
+    told = [line for line in reply.splitlines() if "reads as the order" in line]
+    assert len(told) == 1 and len(told[0]) < 600 and typo not in told[0] and PATH not in told[0], told
+    assert f"({len(typo):,} characters)" in told[0] and typo[:ECHO] in told[0]
 
 def test_a_short_order_is_quoted_whole_as_before():
     assert str(InvalidOrder("move R1 0202 0303", "too many hexes")) == (
