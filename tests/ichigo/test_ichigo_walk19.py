@@ -75,3 +75,12 @@ def test_11_17_e67_a_game_of_version_17_takes_tanks_0_in_an_allied_attack_as_pla
     assert refusal(RULES, s, "allied", "attack 2010 with C01 tanks 0") is None
     assert refusal(RULES, s, "allied", "attack 2010 with C01 tanks 1") == (
         "Ichi-Go 11.17: tank regiments support Japanese attacks only, never momentum")
+
+
+def test_11_17_e67_a_japanese_attack_on_formosa_naming_tanks_0_is_refused_by_11_17():
+    s = position({"jp-cea-110div": "3222", "us-1c": "3221"}, turn=8, causeway=True)  # 3221 is on Formosa
+    formosa = ("Ichi-Go 11.17: tank regiments fight on the mainland only: an attack on 3221, on Formosa, names no "
+               "'tanks', not even 'tanks 0'")
+    assert refusal(RULES, s, "japanese", "attack 3221 with jp-cea-110div tanks 0") == formosa
+    assert refusal(RULES, s, "japanese", "attack 3221 with jp-cea-110div") is None
+    assert refusal(RULES, RULES.played_under(s, "17"), "japanese", "attack 3221 with jp-cea-110div tanks 0") is None

@@ -20,11 +20,12 @@ from itertools import combinations, combinations_with_replacement
 from app.rules.base import Candidate, Command, Owed
 from app.rules.engine.cases import OrderCases, sequence_words
 from app.rules.engine.decision import Decision
-from app.rules.engine.syntax import BUILTIN_SLOTS, ParseContext, SlotType
+from app.rules.engine.syntax import BUILTIN_SLOTS, ParseContext, SlotType, words_of
 from app.rules.engine.table import OVER, StatesTable, Step, order
 from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder
 from app.rules.ichigo import airpower, causeway, combat, movement, reinforcements, victory
 from app.rules.ichigo import events as ev
+from app.rules.ichigo.common import mainland
 from app.rules.ichigo.state import State, Unit, phase_name
 
 # -- how orders read their slots against the position ---------------------------------------------------------
@@ -498,11 +499,18 @@ ATTACK_FORMS = dict(candidates=_attack_candidates, defaults={"tanks": 0},
 
 
 def _attack_tanks(word: str, context: ParseContext) -> int:
-    """Ichi-Go 11.17 (rules version 18, ruling E67): tank regiments are Japanese, so an Allied attack names none, not
-    even `tanks 0`; a game of version 17 or before reads the number, as played (its handler refuses any but 0)."""
+    """Ichi-Go 11.17 (rules version 18, ruling E67): tank regiments are Japanese and fight on the mainland only, so an
+    Allied attack, or an attack on a hex of Formosa, names none, not even `tanks 0`; a game of version 17 or before
+    reads the number, as played (its handler refuses any but 0)."""
     n = BUILTIN_N.read(word)
-    if context.side != "japanese" and context.state.since(18):
+    if not context.state.since(18):
+        return n
+    if context.side != "japanese":
         raise ValueError("names Japanese tank regiments in an Allied attack (11.17)")
+    words = words_of(context.text)  # `attack HEX with ...`: the hex is read before the number
+    if len(words) > 1 and not mainland(context.state.data, words[1]):
+        raise IllegalOrder("Ichi-Go 11.17", f"tank regiments fight on the mainland only: an attack on {words[1]}, on "
+                                            "Formosa, names no 'tanks', not even 'tanks 0'")
     return n
 
 
