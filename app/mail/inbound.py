@@ -47,6 +47,7 @@ from app.service.errors import (
     TextError,
     UnknownRules,
     Unreadable,
+    cut,
 )
 
 SUBJECT = re.compile(r"\[hexledger (g-[0-9a-f]{8})\]")
@@ -386,8 +387,8 @@ def _unreadable_refused(problems: list[str], refuse, result: Result) -> None:
 def _refused(order: str, exc: Exception, rest: list[str], refuse, result: Result) -> None:
     """The line the message stopped at, why, and what was not attempted after it."""
     case = f" [{exc.case}]" if isinstance(exc, OrderError) and exc.case else ""
-    refuse(f"{order}{case}: {exc}")
-    result.lines += [f"not attempted: {later}" for later in rest]
+    refuse(f"{cut(order)}{case}: {exc}")
+    result.lines += [f"not attempted: {cut(later)}" for later in rest]
     if result.applied:
         result.lines.append(f"(the {result.applied} order(s) accepted above stand)")
 

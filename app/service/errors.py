@@ -6,13 +6,14 @@ from app.events.receipts import ReceiptError
 from app.events.store import BackendError, Conflict, StoreError, StoreUnavailable, UnknownGame, unavailable
 from app.projections.state import NoSuchPosition
 from app.rules.base import UnknownRules
-from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
+from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError, cut
 from app.service.games import EngineFault, GameError, Unreadable
 from app.text import TextError
 
 __all__ = ["AccessDenied", "AmbiguousOrder", "BackendError", "Conflict", "EngineFault", "GameError", "IllegalOrder",
            "InvalidOrder", "NoSuchPosition", "NotAuthenticated", "OrderError", "PbemError", "ReceiptError",
-           "StoreError", "StoreUnavailable", "TextError", "UnknownGame", "UnknownRules", "Unreadable", "unavailable"]
+           "StoreError", "StoreUnavailable", "TextError", "UnknownGame", "UnknownRules", "Unreadable", "cut",
+           "unavailable"]
 
 
 class AccessDenied(Exception):

@@ -27,7 +27,7 @@ from app.events.store import UnknownGame
 from app.projections import state as projection
 from app.projections.sight import talk_readable
 from app.rules.base import Catalog, Rules
-from app.rules.errors import AmbiguousOrder, InvalidOrder, OrderError
+from app.rules.errors import AmbiguousOrder, InvalidOrder, OrderError, echo
 from app.service import games
 from app.service.errors import AccessDenied
 from app.service.receipts import Receipts, as_dict
@@ -147,10 +147,10 @@ def sort(rules: Rules, state: Callable[[], projection.GameState], seat: Seat, li
             continue
         meant = None if seat.side is None else _meant(rules, state(), seat.side, line, words)
         if meant is not None:
-            out.mistyped.append(f"cannot read order '{line}': it begins with no order word, but reads as the order "
-                                f"'{meant}' (a mistyped word, or a line broken in two?); an order begins with its "
-                                f"order word ({', '.join(sorted(words))}); to send the line as table talk, begin "
-                                "it with 'say:'")
+            out.mistyped.append(f"cannot read order {echo(line)}: it begins with no order word, but reads as the "
+                                f"order {echo(meant)} (a mistyped word, or a line broken in two?); an order begins "
+                                f"with its order word ({', '.join(sorted(words))}); to send the line as table talk, "
+                                "begin it with 'say:'")
             continue
         out.talk.setdefault("all", []).append(line)
     return out

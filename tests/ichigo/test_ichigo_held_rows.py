@@ -95,11 +95,17 @@ def test_5_4_the_38th_army_force_makes_no_attack_on_turn_1_and_may_from_turn_2()
 def test_11_17_tank_regiments_support_no_chinese_attack_and_no_attack_on_formosa():
     s = position({"jp-cea-110div": "2010"}, phase="VIII", plans={"chinese": "fight-move"},
                  extra=(chinese("C01", "cn-reg-02", "2011"),))
-    assert refusal(RULES, s, "allied", "attack 2010 with C01 tanks 1") == \
+    assert refusal(RULES, s, "allied", "attack 2010 with C01 tanks 1") == (  # rules version 18 (ruling E67)
+        "Ichi-Go 11.17: tank regiments are Japanese and support Japanese attacks only: an Allied attack names no "
+        "'tanks', not even 'tanks 0'")
+    assert refusal(RULES, RULES.played_under(s, "17"), "allied", "attack 2010 with C01 tanks 1") == \
         "Ichi-Go 11.17: tank regiments support Japanese attacks only, never momentum"
     assert refusal(RULES, s, "allied", "attack 2010 with C01") is None
     s = position({"jp-cea-110div": "3222", "us-1c": "3221"}, turn=8, causeway=True)  # on Formosa
-    assert refusal(RULES, s, "japanese", "attack 3221 with jp-cea-110div tanks 1") == \
+    assert refusal(RULES, s, "japanese", "attack 3221 with jp-cea-110div tanks 1") == (  # version 18 (ruling E67)
+        "Ichi-Go 11.17: tank regiments fight on the mainland only: an attack on 3221, on Formosa, names no 'tanks', "
+        "not even 'tanks 0'")
+    assert refusal(RULES, RULES.played_under(s, "17"), "japanese", "attack 3221 with jp-cea-110div tanks 1") == \
         "Ichi-Go 11.17: tank regiments fight on the mainland only"
     assert refusal(RULES, s, "japanese", "attack 3221 with jp-cea-110div") is None
 

@@ -115,5 +115,8 @@ def test_11_25_11_28_e65_the_momentum_attack_offered_says_what_11_25_allows():
     assert [(a.case, a.help) for a in RULES.prompt(momentum).actions if a.name == "attack"] == [
         ("Ichi-Go 11.25", "a momentum attack, now or never: units that advanced, from the hex just taken against one "
                           "adjacent enemy hex; no tank regiments or 1st SF (11.25, 11.28)")]
-    assert refusal(RULES, momentum, "japanese", "attack 2110 with jp-cea-110div tanks 1") == \
+    assert refusal(RULES, momentum, "japanese", "attack 2110 with jp-cea-110div tanks 1") == (  # version 18: E66
+        "Ichi-Go 11.25: tank regiments and the 1st SF never join momentum attacks: give the attack without 'tanks', "
+        "not even 'tanks 0'")
+    assert refusal(RULES, momentum, "japanese", "attack 2110 with jp-cea-110div sf") == \
         "Ichi-Go 11.25: tank regiments and the 1st SF never join momentum attacks"

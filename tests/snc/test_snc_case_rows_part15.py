@@ -32,7 +32,7 @@ def test_5_1_gt_3_runs_the_chinese_player_turn_then_the_japanese_whose_reinforce
     s = then(s, "japanese", "end")
     assert steps == ["GT 3, chinese First Operations Phase (move)", "GT 3, chinese Reinforcement Phase",
                      "GT 3, chinese Second Operations Phase (move)", "GT 3, japanese First Operations Phase (fight)",
-                     "GT 3, japanese Reinforcement Phase (2 replacement steps left, 8.3)",
+                     "GT 3, japanese Reinforcement Phase",
                      "GT 3, japanese Second Operations Phase (move)"]
     assert (s.turn, s.side, s.phase, s.winner) == (4, "chinese", "declare", None)
 

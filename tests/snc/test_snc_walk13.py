@@ -43,8 +43,7 @@ def test_8_1_8_2_8_4_an_order_only_the_other_side_gives_names_the_case_that_says
                                 pool=("jp-d9-r7",)), replacements=2)
     now, before = said(japanese, "japanese", "place d9-r7 at 3408")
     assert now == "SNC 8.4: Japanese reinforcements arrive by amphibious landing: `land UNITS at HEX`"
-    assert before.startswith("SNC 5.1: 'place' is not allowed now (GT 4, japanese Reinforcement Phase (2 "
-                             "replacement steps left, 8.3))")
+    assert before.startswith("SNC 5.1: 'place' is not allowed now (GT 4, japanese Reinforcement Phase)")
     assert said(japanese, "japanese", "retreat to 3510")[0] == (
         "SNC 8.4: only the Chinese survivors of a landing retreat")
     fighting = position(BASE, turn=4, side="chinese", plan=("fight", "fight"))

@@ -65,14 +65,18 @@ def test_1_3_4_3_e33_the_view_shows_3513_neutral_until_4_3_counts_it_japanese():
     assert view(RULES.played_under(s, "14"), "japanese")["control"]["3513"] == "chinese"  # as version 14 showed it
 
 
-def test_8_3_e34_the_japanese_reinforcement_phase_prompt_says_the_replacement_steps_left():
+def test_8_3_e34_e36_the_steps_left_are_in_the_japanese_view_not_in_the_step_both_sides_read():
+    """E34 put the steps left in the prompt's step, which both sides read (and a Chinese refusal quoted); from ruling
+    E36 the step is the phase alone and the steps left are the Japanese's view's (E26)."""
     s = position({**RING, "jp-d3-r6": "3510", "jp-d3-r18": "3510"}, turn=3, phase="ops1", plan=("fight", "fight"),
                  steps={"jp-d3-r6": 1, "jp-d3-r18": 1}, pool=("jp-d101-r101",))
     s = then(s, "japanese", "end")
-    assert RULES.prompt(s).step == "GT 3, japanese Reinforcement Phase (2 replacement steps left, 8.3)"
-    s = then(s, "japanese", "replace d3-r6")
-    assert RULES.prompt(s).step == "GT 3, japanese Reinforcement Phase (1 replacement step left, 8.3)"
-    s = then(s, "japanese", "land d101-r101 at 3509")
     assert RULES.prompt(s).step == "GT 3, japanese Reinforcement Phase"
+    assert (view(s, "japanese")["replacement_steps_left"], "replacement_steps_left" in view(s, "chinese")) == (2, False)
+    s = then(s, "japanese", "replace d3-r6")
+    assert RULES.prompt(s).step == "GT 3, japanese Reinforcement Phase"
+    assert view(s, "japanese")["replacement_steps_left"] == 1
+    s = then(s, "japanese", "land d101-r101 at 3509")
+    assert view(s, "japanese")["replacement_steps_left"] == 0
     assert RULES.prompt(fold(s, ev.PhaseEnded(side="japanese", phase="reinf", turn=3))).step == (
         "GT 3, japanese Second Operations Phase (fight)")

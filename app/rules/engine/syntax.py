@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from app.rules.errors import InvalidOrder
+from app.rules.errors import InvalidOrder, echo
 
 MAX_WORDS = 64
 _WORD_SPLIT = re.compile(r"[\s,]+")
@@ -452,7 +452,7 @@ class _Failure:
         if self.pos >= len(words) and not self.reasons:
             return f"unexpected end; expected '{shown}'"
         extra = [w for w in words[self.pos:]] if self.pos >= 0 else words
-        why = "; ".join(self.reasons) if self.reasons else f"unexpected {' '.join(extra)!r}"
+        why = "; ".join(self.reasons) if self.reasons else f"unexpected {echo(' '.join(extra))}"
         if self.pos >= len(words) and not any("missing" in r for r in self.reasons):
             why = f"the order ends too soon ({why})"
         return f"{why}; expected '{shown}'"

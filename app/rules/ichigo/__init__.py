@@ -39,6 +39,9 @@ GAME = Game(
     # 14: naval transfer read again (E51); the Aerial Supply Marker in Phase I (E52)
     # 15: a position's beachheads where 5.3 puts them, none Japanese-controlled (4.4, E53); its
     #     flags true or false (E54); the list holds stacks moving as one, every airlift, attack and advance (E55)
+    # 16: E56; 17: E60
+    # 18: a momentum attack naming `tanks`, `tanks 0` too, is refused by 11.25 (E66); an Allied attack or
+    #     one on Formosa naming it, by 11.17 (E67)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"campaign": "The full game from April 1944, Turns 1-9 (1-12 if Causeway is launched)"},

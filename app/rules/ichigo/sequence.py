@@ -20,11 +20,12 @@ from itertools import combinations, combinations_with_replacement
 from app.rules.base import Candidate, Command, Owed
 from app.rules.engine.cases import OrderCases, sequence_words
 from app.rules.engine.decision import Decision
-from app.rules.engine.syntax import ParseContext, SlotType
+from app.rules.engine.syntax import BUILTIN_SLOTS, ParseContext, SlotType, words_of
 from app.rules.engine.table import OVER, StatesTable, Step, order
 from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder
 from app.rules.ichigo import airpower, causeway, combat, movement, reinforcements, victory
 from app.rules.ichigo import events as ev
+from app.rules.ichigo.common import mainland
 from app.rules.ichigo.state import State, Unit, phase_name
 
 # -- how orders read their slots against the position ---------------------------------------------------------
@@ -89,6 +90,7 @@ UNITS = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=True), "units (ids, 
 UNITS_BY_NAME = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "units (ids or counter handles)",
                                     plural=True, finish=_named_once)
 UNIT = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "a unit (id or counter handle)")
+BUILTIN_N = BUILTIN_SLOTS["N"]
 SLOTS = {"HEX": HEX, "UNITS": UNITS, "UNIT": UNIT, "BRIGADE": UNIT, "DIVISION": UNIT}
 
 
@@ -494,12 +496,53 @@ AIRPOWER_ROLL = order("roll", "Ichi-Go 8.1", "roll for airpower: the Japanese pl
 ATTACK_FORMS = dict(candidates=_attack_candidates, defaults={"tanks": 0},
                     forbidden=(("attack HEX HEX [HEX ...] with UNITS [tanks N:tanks] [sf:sf]", "Ichi-Go 11.2",
                                 "only one hex may be the object of an attack: attack each hex by its own order"),))
+
+
+def _attack_tanks(word: str, context: ParseContext) -> int:
+    """Ichi-Go 11.17 (rules version 18, ruling E67): tank regiments are Japanese and fight on the mainland only, so an
+    Allied attack, or an attack on a hex of Formosa, names none, not even `tanks 0`; a game of version 17 or before
+    reads the number, as played (its handler refuses any but 0)."""
+    n = BUILTIN_N.read(word)
+    if not context.state.since(18):
+        return n
+    if context.side != "japanese":
+        raise ValueError("names Japanese tank regiments in an Allied attack (11.17)")
+    words = words_of(context.text)  # `attack HEX with ...`: the hex is read before the number
+    if len(words) > 1 and not mainland(context.state.data, words[1]):
+        raise IllegalOrder("Ichi-Go 11.17", f"tank regiments fight on the mainland only: an attack on {words[1]}, on "
+                                            "Formosa, names no 'tanks', not even 'tanks 0'")
+    return n
+
+
 ATTACK = order("attack HEX with UNITS [tanks N:tanks] [sf:sf]", "Ichi-Go 11.0",
-               "attack one adjacent enemy hex with named units", **ATTACK_FORMS)
-# ruling E65: the momentum attack offered says what 11.25 allows, not the help of any attack
+               "attack one adjacent enemy hex with named units", candidates=ATTACK_FORMS["candidates"],
+               defaults=ATTACK_FORMS["defaults"],
+               slots={"N": SlotType.in_context(_attack_tanks, "a whole number"), "COUNT": BUILTIN_N},
+               forbidden=(*ATTACK_FORMS["forbidden"],
+                          ("attack HEX with UNITS tanks COUNT:tanks [sf:sf]", "Ichi-Go 11.17",
+                           "tank regiments are Japanese and support Japanese attacks only: an Allied attack names no "
+                           "'tanks', not even 'tanks 0'")))
+NO_MOMENTUM_TANKS = "tank regiments and the 1st SF never join momentum attacks"
+
+
+def _momentum_tanks(word: str, context: ParseContext) -> int:
+    """Ichi-Go 11.25 (rules version 18, ruling E66): a momentum attack names no tank regiments, not even `tanks 0`;
+    a game of version 17 or before reads the number, as played (its handler refuses any but 0)."""
+    n = BUILTIN_N.read(word)
+    if context.state.since(18):
+        raise ValueError("names tank regiments, which never join a momentum attack (11.25)")
+    return n
+
+
+# ruling E65: the momentum attack offered says what 11.25 allows, not the help of any attack; E66: `tanks 0` refused
 MOMENTUM_ATTACK = order("attack HEX with UNITS [tanks N:tanks] [sf:sf]", "Ichi-Go 11.25",
                         "a momentum attack, now or never: units that advanced, from the hex just taken against one "
-                        "adjacent enemy hex; no tank regiments or 1st SF (11.25, 11.28)", **ATTACK_FORMS)
+                        "adjacent enemy hex; no tank regiments or 1st SF (11.25, 11.28)",
+                        candidates=ATTACK_FORMS["candidates"], defaults=ATTACK_FORMS["defaults"],
+                        slots={"N": SlotType.in_context(_momentum_tanks, "a whole number"), "COUNT": BUILTIN_N},
+                        forbidden=(*ATTACK_FORMS["forbidden"],
+                                   ("attack HEX with UNITS tanks COUNT:tanks [sf:sf]", "Ichi-Go 11.25",
+                                    f"{NO_MOMENTUM_TANKS}: give the attack without 'tanks', not even 'tanks 0'")))
 ENTER = order("enter UNITS at HEX", "Ichi-Go 9.1",
               "enter Japanese reinforcements (the Kwantung Army too, 5.3 item 6) at a north-edge source or a rail "
               "city; the Formosa Garrison on Formosa (5.3 item 5); 14AA survivors at a friendly port or on the "
@@ -582,7 +625,7 @@ class Momentum(Decided):
     @MOMENTUM_ATTACK
     def attack(self, em: Decision, hex: str, units: list[str], tanks: int, sf: bool) -> None:
         if tanks or sf:
-            em.refuse("Ichi-Go 11.25", "tank regiments and the 1st SF never join momentum attacks")
+            em.refuse("Ichi-Go 11.25", NO_MOMENTUM_TANKS)
         combat.momentum_attack(em, em.side, hex, units)
 
     @STAY

@@ -20,9 +20,9 @@ NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
 # split stacks (10.3, 10.14, 10.15), absorption (9.5), the Aerial Supply Marker (7.8), defensive tank support
 # (11.17), airpower ties (8.1), US landings and the 11th Airborne's drop (8.11, 9.8), the 14AA roll (5.3 item 7), the
 # withdrawal's supply (9.2), momentum by the supplied (11.25); games created before are decided as they were played
-RULES_VERSION = 17  # 5: issue 30's open readings (docs/rulings/ichigo-engine.md E29); 6: E32; 7: E33; 8: E34;
+RULES_VERSION = 18  # 5: issue 30's open readings (docs/rulings/ichigo-engine.md E29); 6: E32; 7: E33; 8: E34;
 #                    9: E36, E37; 10: E38, E40-E42; 11: E43, E45; 12: E46; 13: E48-E50; 14: E51, E52; 15: E53-E55;
-#                    16: E56; 17: E60
+#                    16: E56; 17: E60; 18: E66, E67
 
 
 def created_under(version: str | None) -> int:

@@ -91,7 +91,8 @@ def redact(e, side: str) -> str:
     if isinstance(e, ev.UnitsRemoved):
         return f"interdiction (die {e.roll}) removes {_owner(e.units)} reinforcements (SNC 11.2)"
     if isinstance(e, ev.StepsReplaced):
-        return f"{_owner(e.units)} replacements: {len(e.units)} step(s) back to full strength (SNC 8.3)"
+        # ruling E36: how many steps were taken (so how many are left) is the Japanese's, as in the view (E26)
+        return f"{_owner(e.units)} replacements are taken (how many steps is hidden, SNC 6.3, 8.3)"
     if isinstance(e, ev.Overstacked):
         return f"{e.side} units eliminated in {e.hex}: over the stacking limit"
     return f"{type(e).__name__} (hidden, SNC 6.3)"

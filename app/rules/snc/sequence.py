@@ -755,12 +755,6 @@ class JapaneseReinforcements(InPhase):
     """SNC 8.3, 8.4: the Japanese Reinforcement Phase: replacements, then landings."""
     name = "japanese-reinforcements"
 
-    def label(self, state: State) -> str:
-        """SNC 8.3 (ruling E34): the replacement steps left, while any are (prompt words only: every version)."""
-        n = state.replacements
-        left = f" ({n} replacement step{'s' if n != 1 else ''} left, 8.3)" if n > 0 else ""
-        return super().label(state) + left
-
     def allowed(self, state: State, orders: tuple[str, ...]):
         army = ["advance"] if reinforcements.army_going_on(state) else []
         return (["replace"] if state.replacements > 0 else []) + ["land", *army, "end"]
